@@ -1,0 +1,849 @@
+//! The board: stones, chains, liberties, captures, the Zobrist hash and the simple-ko point.
+//!
+//! This is the hot path of the whole system. It knows only *simple* ko and no history; the
+//! [`Game`](crate::Game) that owns it adds superko, passes, turns and the end of the game.
+//!
+//! Representation (measured, see `benches/board.rs`):
+//! - a padded array of 27 × 27 cells, so that neighbours are at constant offsets whatever the
+//!   board size, and border cells stop every walk without bounds tests;
+//! - chains as circular linked lists of stones (`next`), each stone naming its chain's head
+//!   (`head`); merging relabels the smaller chain;
+//! - per chain, *pseudo-liberties*: the number of (stone, adjacent empty point) pairs, with the
+//!   sum and the sum of squares of those points. The count is zero exactly when the chain has no
+//!   liberty, and `count · Σp² = (Σp)²` exactly when all pairs name one point, i.e. the chain is
+//!   in atari — both tests in O(1), with no liberty sets to maintain;
+//! - a list of empty points with each point's position in it, for O(1) updates and uniform
+//!   random choice.
+
+use std::fmt;
+
+use crate::color::Color;
+use crate::point::{AREA, DIAGONALS, MAX_SIZE, MIN_SIZE, NEIGHBOURS, Point, STRIDE};
+use crate::zobrist::STONE_KEYS;
+
+/// Cell contents in the padded array: 0 and 1 are the colours' indices.
+const EMPTY: u8 = 2;
+const BORDER: u8 = 3;
+/// The most points a board can have.
+const MAX_POINTS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
+
+/// Per-chain counters, kept at the chain's head.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ChainInfo {
+    /// Pseudo-liberties: (stone, adjacent empty point) pairs.
+    libs: u16,
+    /// Stones in the chain.
+    size: u16,
+    /// Sum of the pseudo-liberty point indices.
+    lib_sum: u32,
+    /// Sum of their squares (at most 2500 · 728² < 2³²).
+    lib_sq: u32,
+}
+
+impl ChainInfo {
+    #[inline]
+    fn add_lib(&mut self, p: usize) {
+        self.libs += 1;
+        self.lib_sum += p as u32;
+        self.lib_sq += (p * p) as u32;
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, p: usize) {
+        self.libs -= 1;
+        self.lib_sum -= p as u32;
+        self.lib_sq -= (p * p) as u32;
+    }
+
+    /// Exactly one liberty (possibly counted several times).
+    #[inline]
+    fn in_atari(&self) -> bool {
+        u64::from(self.libs) * u64::from(self.lib_sq)
+            == u64::from(self.lib_sum) * u64::from(self.lib_sum)
+    }
+
+    /// The single liberty of a chain in atari.
+    #[inline]
+    fn atari_point(&self) -> usize {
+        (self.lib_sum / u32::from(self.libs)) as usize
+    }
+}
+
+/// Why a move may not be played on this board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// The point lies outside the board.
+    #[error("{0} is not on the board")]
+    OffBoard(Point),
+    /// A stone is already there.
+    #[error("{0} is occupied")]
+    Occupied(Point),
+    /// The stone would have no liberty and capture nothing (禁着点).
+    #[error("{0} is suicide (禁着点): the stone would have no liberty and capture nothing")]
+    Suicide(Point),
+    /// Immediate recapture of a single-stone ko.
+    #[error("{0} retakes the ko at once (打劫: find a ko threat first)")]
+    Ko(Point),
+    /// The move would repeat an earlier whole-board position (全局同形再现).
+    #[error("{0} repeats an earlier whole-board position (superko)")]
+    Superko(Point),
+}
+
+/// The board size is outside 2…25.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board size {0} is not supported (2 to 25)")]
+pub struct BoardSizeError(pub usize);
+
+/// What a played move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// Opposing stones removed (提子).
+    pub captured: u16,
+    /// Own stones removed by a suicide (only where the rules allow it).
+    pub suicided: u16,
+}
+
+/// A Go board of 2 × 2 to 25 × 25 lines with its stones, chains and simple-ko point.
+///
+/// ```
+/// use tengen_core::{Board, Color, Point};
+///
+/// let mut board = Board::new(9).unwrap();
+/// let e5 = "E5".parse::<Point>().unwrap();
+/// board.play(e5, Color::Black).unwrap();
+/// assert_eq!(board.get(e5), Some(Color::Black));
+/// assert_eq!(board.liberties(e5), 4);
+/// assert!(board.play(e5, Color::White).is_err());
+/// ```
+#[derive(Clone)]
+pub struct Board {
+    size: u8,
+    n_empty: u16,
+    /// The point that `ko_color` may not play on the next move, or 0.
+    ko_point: u16,
+    ko_color: u8,
+    hash: u64,
+    /// Stones captured by Black and by White.
+    captures: [u32; 2],
+    cells: [u8; AREA],
+    head: [u16; AREA],
+    next: [u16; AREA],
+    chains: [ChainInfo; AREA],
+    empty_at: [u16; AREA],
+    empties: [u16; MAX_POINTS],
+}
+
+impl Board {
+    /// An empty board of `size` × `size` lines.
+    ///
+    /// # Errors
+    /// [`BoardSizeError`] unless 2 ≤ `size` ≤ 25.
+    pub fn new(size: usize) -> Result<Board, BoardSizeError> {
+        if !(MIN_SIZE as usize..=MAX_SIZE as usize).contains(&size) {
+            return Err(BoardSizeError(size));
+        }
+        let mut board = Board {
+            size: size as u8,
+            n_empty: 0,
+            ko_point: 0,
+            ko_color: 0,
+            hash: 0,
+            captures: [0; 2],
+            cells: [BORDER; AREA],
+            head: [0; AREA],
+            next: [0; AREA],
+            chains: [ChainInfo::default(); AREA],
+            empty_at: [0; AREA],
+            empties: [0; MAX_POINTS],
+        };
+        for row in 0..size as u8 {
+            for col in 0..size as u8 {
+                let p = Point::new(col, row).expect("size checked above").index();
+                board.cells[p] = EMPTY;
+                board.empty_at[p] = board.n_empty;
+                board.empties[board.n_empty as usize] = p as u16;
+                board.n_empty += 1;
+            }
+        }
+        Ok(board)
+    }
+
+    /// Makes `self` a copy of `other` without touching the unused tail of the arrays: the
+    /// playout loop calls this once per playout instead of `clone`.
+    pub fn copy_from(&mut self, other: &Board) {
+        let used = (other.size as usize + 2) * STRIDE;
+        self.size = other.size;
+        self.n_empty = other.n_empty;
+        self.ko_point = other.ko_point;
+        self.ko_color = other.ko_color;
+        self.hash = other.hash;
+        self.captures = other.captures;
+        self.cells[..used].copy_from_slice(&other.cells[..used]);
+        self.cells[used..].fill(BORDER);
+        self.head[..used].copy_from_slice(&other.head[..used]);
+        self.next[..used].copy_from_slice(&other.next[..used]);
+        self.chains[..used].copy_from_slice(&other.chains[..used]);
+        self.empty_at[..used].copy_from_slice(&other.empty_at[..used]);
+        let n = other.n_empty as usize;
+        self.empties[..n].copy_from_slice(&other.empties[..n]);
+    }
+
+    /// The number of lines.
+    #[inline]
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.size as usize
+    }
+
+    /// Whether `p` lies on this board.
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, p: Point) -> bool {
+        p.is_on(self.size)
+    }
+
+    /// All points of the board, row by row from `A1`.
+    pub fn points(&self) -> impl Iterator<Item = Point> + use<> {
+        let size = self.size;
+        (0..size).flat_map(move |row| (0..size).filter_map(move |col| Point::new(col, row)))
+    }
+
+    /// The stone on `p`, or `None` for an empty point (or a point off the board).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, p: Point) -> Option<Color> {
+        match self.cells[p.index()] {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Whether `p` is an empty point of the board.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.cells[p.index()] == EMPTY
+    }
+
+    /// The empty points, in no particular order.
+    pub fn empty_points(&self) -> impl ExactSizeIterator<Item = Point> + '_ {
+        self.empties[..self.n_empty as usize]
+            .iter()
+            .map(|&i| Point::from_index(i as usize))
+    }
+
+    /// The empty points as padded indices.
+    #[inline]
+    pub(crate) fn empty_slice(&self) -> &[u16] {
+        &self.empties[..self.n_empty as usize]
+    }
+
+    /// The number of empty points.
+    #[must_use]
+    pub fn empty_count(&self) -> usize {
+        self.n_empty as usize
+    }
+
+    /// The number of stones of `color` on the board.
+    #[must_use]
+    pub fn stone_count(&self, color: Color) -> usize {
+        self.points()
+            .filter(|&p| self.get(p) == Some(color))
+            .count()
+    }
+
+    /// The Zobrist hash of the stones (not of the side to move nor of the ko point).
+    #[inline]
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The point where `color` may not play next because it would retake a ko at once.
+    #[must_use]
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        (self.ko_point != 0).then(|| {
+            let color = if self.ko_color == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (Point::from_index(self.ko_point as usize), color)
+        })
+    }
+
+    /// Stones captured so far by `color` (suicided stones count for the opponent).
+    #[must_use]
+    pub fn captures(&self, color: Color) -> u32 {
+        self.captures[color.index()]
+    }
+
+    /// The stones of the chain through `p` (empty when `p` has no stone).
+    pub fn chain(&self, p: Point) -> ChainStones<'_> {
+        let start = p.index();
+        let has_stone = self.cells[start] < EMPTY;
+        ChainStones {
+            board: self,
+            start,
+            current: if has_stone { start } else { 0 },
+        }
+    }
+
+    /// The number of stones in the chain through `p` (0 for an empty point).
+    #[must_use]
+    pub fn chain_size(&self, p: Point) -> usize {
+        if self.cells[p.index()] < EMPTY {
+            usize::from(self.chains[self.head[p.index()] as usize].size)
+        } else {
+            0
+        }
+    }
+
+    /// Whether two points hold stones of one chain.
+    #[must_use]
+    pub fn same_chain(&self, a: Point, b: Point) -> bool {
+        self.cells[a.index()] < EMPTY
+            && self.cells[b.index()] < EMPTY
+            && self.head[a.index()] == self.head[b.index()]
+    }
+
+    /// The liberties (气) of the chain through `p`, each once; empty for an empty point.
+    #[must_use]
+    pub fn liberty_points(&self, p: Point) -> Vec<Point> {
+        let mut seen = PointSet::new();
+        let mut libs = Vec::new();
+        for s in self.chain(p) {
+            for d in NEIGHBOURS {
+                let n = (s.index() as isize + d) as usize;
+                if self.cells[n] == EMPTY && seen.insert(n) {
+                    libs.push(Point::from_index(n));
+                }
+            }
+        }
+        libs
+    }
+
+    /// The number of liberties of the chain through `p` (0 for an empty point).
+    #[must_use]
+    pub fn liberties(&self, p: Point) -> usize {
+        if self.cells[p.index()] >= EMPTY {
+            return 0;
+        }
+        let info = &self.chains[self.head[p.index()] as usize];
+        if info.libs == 0 {
+            0
+        } else if info.in_atari() {
+            1
+        } else {
+            self.liberty_points(p).len()
+        }
+    }
+
+    /// Whether the chain through `p` has exactly one liberty (is in atari, 打吃).
+    #[inline]
+    #[must_use]
+    pub fn in_atari(&self, p: Point) -> bool {
+        let i = p.index();
+        self.cells[i] < EMPTY && self.chains[self.head[i] as usize].in_atari()
+    }
+
+    /// The last liberty of the chain through `p` when it is in atari.
+    #[must_use]
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        self.in_atari(p)
+            .then(|| Point::from_index(self.chains[self.head[p.index()] as usize].atari_point()))
+    }
+
+    /// Whether `color` playing on the empty point `p` would leave its chain without liberties
+    /// while capturing nothing (禁着点).
+    #[inline]
+    #[must_use]
+    pub fn is_suicide(&self, p: Point, color: Color) -> bool {
+        self.is_suicide_at(p.index(), color as u8)
+    }
+
+    #[inline]
+    fn is_suicide_at(&self, p: usize, c: u8) -> bool {
+        for d in NEIGHBOURS {
+            let n = (p as isize + d) as usize;
+            let cell = self.cells[n];
+            if cell == EMPTY {
+                return false;
+            }
+            if cell == BORDER {
+                continue;
+            }
+            // A neighbouring chain in atari has `p` as its last liberty.
+            let atari = self.chains[self.head[n] as usize].in_atari();
+            if (cell == c) != atari {
+                // Own chain with another liberty, or an opposing chain captured by the move.
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `color` playing at `p` would retake a ko at once.
+    #[inline]
+    #[must_use]
+    pub fn is_ko(&self, p: Point, color: Color) -> bool {
+        self.ko_point as usize == p.index() && self.ko_color == color as u8
+    }
+
+    /// Whether `color` may play at `p` under the board's rules: on the board, empty, not an
+    /// immediate ko recapture, not suicide. (Superko is the [`Game`](crate::Game)'s business.)
+    #[inline]
+    #[must_use]
+    pub fn is_legal(&self, p: Point, color: Color) -> bool {
+        self.check(p, color).is_ok()
+    }
+
+    /// Like [`Board::is_legal`], saying why not.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] reason.
+    pub fn check(&self, p: Point, color: Color) -> Result<(), IllegalMove> {
+        if !self.contains(p) {
+            Err(IllegalMove::OffBoard(p))
+        } else if !self.is_empty(p) {
+            Err(IllegalMove::Occupied(p))
+        } else if self.is_ko(p, color) {
+            Err(IllegalMove::Ko(p))
+        } else if self.is_suicide(p, color) {
+            Err(IllegalMove::Suicide(p))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Plays a stone of `color` at `p` if it is legal (suicide forbidden), capturing what it
+    /// takes; on error the board is unchanged.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] reason.
+    pub fn play(&mut self, p: Point, color: Color) -> Result<Played, IllegalMove> {
+        self.check(p, color)?;
+        Ok(self.play_unchecked(p, color))
+    }
+
+    /// Plays without the legality test.
+    ///
+    /// Precondition: `p` is an empty point of this board (checked by `debug_assert!`). A ko
+    /// recapture is carried out; a suicide removes the player's own chain (as in Tromp-Taylor).
+    /// Breaking the precondition leaves a meaningless board, never undefined behaviour.
+    pub fn play_unchecked(&mut self, p: Point, color: Color) -> Played {
+        debug_assert!(
+            self.contains(p) && self.is_empty(p),
+            "play_unchecked on {p}, which is not an empty point"
+        );
+        let p = p.index();
+        let c = color as u8;
+        let o = c ^ 1;
+        self.add_stone(p, c);
+        self.merge_around(p, c);
+
+        let mut captured = 0u16;
+        let mut last_captured = 0usize;
+        for d in NEIGHBOURS {
+            let n = (p as isize + d) as usize;
+            if self.cells[n] == o && self.chains[self.head[n] as usize].libs == 0 {
+                captured += self.remove_chain(self.head[n] as usize);
+                last_captured = n;
+            }
+        }
+        self.captures[c as usize] += u32::from(captured);
+
+        let own = self.chains[self.head[p] as usize];
+        let mut suicided = 0;
+        if own.libs == 0 {
+            suicided = self.remove_chain(self.head[p] as usize);
+            self.captures[o as usize] += u32::from(suicided);
+        }
+        if captured == 1 && own.size == 1 && own.libs == 1 {
+            self.ko_point = last_captured as u16;
+            self.ko_color = o;
+        } else {
+            self.ko_point = 0;
+        }
+        Played { captured, suicided }
+    }
+
+    /// A pass: only lifts the ko ban.
+    pub fn pass(&mut self) {
+        self.ko_point = 0;
+    }
+
+    /// The hash the board would have after `color` plays at `p` (an empty point), captures
+    /// and a suicide included, without playing. The game uses it to test superko.
+    #[must_use]
+    pub fn hash_after(&self, p: Point, color: Color) -> u64 {
+        let pi = p.index();
+        let c = color as u8;
+        let mut hash = self.hash ^ STONE_KEYS[c as usize][pi];
+        let mut seen = [0u16; 4];
+        let mut own_heads = [0u16; 4];
+        let mut libs_elsewhere = false;
+        for (k, d) in NEIGHBOURS.into_iter().enumerate() {
+            let n = (pi as isize + d) as usize;
+            let cell = self.cells[n];
+            if cell == EMPTY {
+                libs_elsewhere = true;
+            } else if cell < EMPTY {
+                let h = self.head[n];
+                let info = &self.chains[h as usize];
+                let atari = info.in_atari();
+                if cell == c {
+                    own_heads[k] = h;
+                    libs_elsewhere |= !atari;
+                } else if atari && !seen.contains(&h) {
+                    seen[k] = h;
+                    libs_elsewhere = true; // the capture frees `p`'s neighbour
+                    for s in self.chain(Point::from_index(n)) {
+                        hash ^= STONE_KEYS[(c ^ 1) as usize][s.index()];
+                    }
+                }
+            }
+        }
+        if !libs_elsewhere {
+            // Suicide: the stone and every chain it joins disappear.
+            hash ^= STONE_KEYS[c as usize][pi];
+            let mut done = [0u16; 4];
+            for (k, &h) in own_heads.iter().enumerate() {
+                if h != 0 && !done.contains(&h) {
+                    done[k] = h;
+                    for s in self.chain(Point::from_index(h as usize)) {
+                        hash ^= STONE_KEYS[c as usize][s.index()];
+                    }
+                }
+            }
+        }
+        hash
+    }
+
+    /// The cheap eye test of playouts: every neighbour is `color` or the edge, and the opponent
+    /// holds at most one diagonal (none on the edge). Such a point is never filled in a
+    /// playout. It does not tell true eyes from some false ones; the commentary has its own.
+    #[inline]
+    #[must_use]
+    pub fn is_eye(&self, p: Point, color: Color) -> bool {
+        self.is_eye_at(p.index(), color as u8)
+    }
+
+    #[inline]
+    fn is_eye_at(&self, p: usize, c: u8) -> bool {
+        for d in NEIGHBOURS {
+            let cell = self.cells[(p as isize + d) as usize];
+            if cell != c && cell != BORDER {
+                return false;
+            }
+        }
+        let o = c ^ 1;
+        let mut bad = 0;
+        let mut edge = 0;
+        for d in DIAGONALS {
+            let cell = self.cells[(p as isize + d) as usize];
+            bad += u32::from(cell == o);
+            edge |= u32::from(cell == BORDER);
+        }
+        bad + edge < 2
+    }
+
+    /// Puts a stone on an empty point and joins it to its neighbours' chains, without
+    /// capturing anything and without the ko rule: for setting up positions.
+    pub(crate) fn put_stone(&mut self, p: Point, color: Color) {
+        debug_assert!(self.is_empty(p));
+        self.add_stone(p.index(), color as u8);
+        self.merge_around(p.index(), color as u8);
+        self.ko_point = 0;
+    }
+
+    /// Removes the chain through `p` (for setting up positions and removing dead stones),
+    /// crediting nobody with captures.
+    pub(crate) fn remove_chain_at(&mut self, p: Point) -> u16 {
+        if self.cells[p.index()] >= EMPTY {
+            return 0;
+        }
+        self.ko_point = 0;
+        self.remove_chain(self.head[p.index()] as usize)
+    }
+
+    /// Places a lone stone: cell, hash, empty list, and the pseudo-liberty bookkeeping of the
+    /// stone itself and of every neighbouring chain.
+    #[inline]
+    fn add_stone(&mut self, p: usize, c: u8) {
+        self.cells[p] = c;
+        self.hash ^= STONE_KEYS[c as usize][p];
+        // Swap-remove `p` from the empty list.
+        self.n_empty -= 1;
+        let last = self.empties[self.n_empty as usize];
+        let at = self.empty_at[p];
+        self.empties[at as usize] = last;
+        self.empty_at[last as usize] = at;
+
+        self.head[p] = p as u16;
+        self.next[p] = p as u16;
+        let mut info = ChainInfo {
+            libs: 0,
+            size: 1,
+            lib_sum: 0,
+            lib_sq: 0,
+        };
+        for d in NEIGHBOURS {
+            let n = (p as isize + d) as usize;
+            let cell = self.cells[n];
+            if cell == EMPTY {
+                info.add_lib(n);
+            } else if cell < EMPTY {
+                self.chains[self.head[n] as usize].remove_lib(p);
+            }
+        }
+        self.chains[p] = info;
+    }
+
+    /// Joins the stone at `p` with its neighbouring chains of colour `c`.
+    #[inline]
+    fn merge_around(&mut self, p: usize, c: u8) {
+        for d in NEIGHBOURS {
+            let n = (p as isize + d) as usize;
+            if self.cells[n] == c {
+                let a = self.head[p] as usize;
+                let b = self.head[n] as usize;
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    /// Merges two chains given by their heads, relabelling the smaller one.
+    #[inline]
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.chains[a].size >= self.chains[b].size {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.head[s] = big as u16;
+            s = self.next[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        let add = self.chains[small];
+        let info = &mut self.chains[big];
+        info.libs += add.libs;
+        info.size += add.size;
+        info.lib_sum += add.lib_sum;
+        info.lib_sq += add.lib_sq;
+    }
+
+    /// Removes the chain with head `h`, giving each freed point back as a pseudo-liberty to the
+    /// neighbouring chains. Returns the number of stones removed.
+    fn remove_chain(&mut self, h: usize) -> u16 {
+        let c = self.cells[h] as usize;
+        let mut s = h;
+        let mut removed = 0;
+        loop {
+            self.cells[s] = EMPTY;
+            self.hash ^= STONE_KEYS[c][s];
+            self.empty_at[s] = self.n_empty;
+            self.empties[self.n_empty as usize] = s as u16;
+            self.n_empty += 1;
+            removed += 1;
+            for d in NEIGHBOURS {
+                let n = (s as isize + d) as usize;
+                if self.cells[n] < EMPTY && self.head[n] as usize != h {
+                    self.chains[self.head[n] as usize].add_lib(s);
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+        removed
+    }
+
+    /// Checks every incremental structure against one recomputed from the cells alone: the
+    /// chains, their pseudo-liberty counters, the empty list and the hash.
+    ///
+    /// # Errors
+    /// A description of the first difference.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut hash = 0;
+        let mut empties = 0;
+        for i in 0..crate::point::AREA {
+            let p = Point::from_index(i);
+            let on = i >= STRIDE && p.is_on(self.size);
+            let cell = self.cells[i];
+            if on != (cell != BORDER) {
+                return Err(format!("cell {i} is {cell}, on board: {on}"));
+            }
+            if cell == EMPTY {
+                empties += 1;
+                let at = self.empty_at[i] as usize;
+                if at >= self.n_empty as usize || self.empties[at] as usize != i {
+                    return Err(format!("{p} is missing from the empty list"));
+                }
+            } else if cell < EMPTY {
+                hash ^= STONE_KEYS[cell as usize][i];
+            }
+        }
+        if empties != self.n_empty as usize {
+            return Err(format!(
+                "{empties} empty points, list says {}",
+                self.n_empty
+            ));
+        }
+        if hash != self.hash {
+            return Err("incremental hash differs from the recomputed one".into());
+        }
+        // Chains: flood fill from each stone, compare membership and counters.
+        let mut done = PointSet::new();
+        for p in self.points() {
+            let i = p.index();
+            let c = self.cells[i];
+            if c >= EMPTY || done.contains(i) {
+                continue;
+            }
+            let mut stack = vec![i];
+            done.insert(i);
+            let mut expect = ChainInfo::default();
+            let h = self.head[i];
+            while let Some(s) = stack.pop() {
+                if self.head[s] != h {
+                    return Err(format!(
+                        "{} and {} are connected but have different heads",
+                        p,
+                        Point::from_index(s)
+                    ));
+                }
+                expect.size += 1;
+                for d in NEIGHBOURS {
+                    let n = (s as isize + d) as usize;
+                    if self.cells[n] == EMPTY {
+                        expect.add_lib(n);
+                    } else if self.cells[n] == c && done.insert(n) {
+                        stack.push(n);
+                    }
+                }
+            }
+            let got = self.chains[h as usize];
+            if got != expect {
+                return Err(format!(
+                    "chain at {p}: counters {got:?}, recomputed {expect:?}"
+                ));
+            }
+            let walked = self.chain(p).count();
+            if walked != usize::from(expect.size) {
+                return Err(format!(
+                    "chain at {p}: list has {walked} stones, flood fill {}",
+                    expect.size
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The stones of one chain, from [`Board::chain`].
+pub struct ChainStones<'a> {
+    board: &'a Board,
+    start: usize,
+    current: usize,
+}
+
+impl Iterator for ChainStones<'_> {
+    type Item = Point;
+    fn next(&mut self) -> Option<Point> {
+        if self.current == 0 {
+            return None;
+        }
+        let p = self.current;
+        self.current = self.board.next[p] as usize;
+        if self.current == self.start {
+            self.current = 0;
+        }
+        Some(Point::from_index(p))
+    }
+}
+
+/// A set of points as a fixed bit array: for walks that must not allocate.
+#[derive(Clone)]
+pub(crate) struct PointSet([u64; AREA.div_ceil(64)]);
+
+impl PointSet {
+    pub(crate) const fn new() -> PointSet {
+        PointSet([0; AREA.div_ceil(64)])
+    }
+
+    /// Adds `i`; true when it was not there.
+    #[inline]
+    pub(crate) fn insert(&mut self, i: usize) -> bool {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let new = self.0[w] & b == 0;
+        self.0[w] |= b;
+        new
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1u64 << (i % 64)) != 0
+    }
+}
+
+impl PartialEq for Board {
+    /// Two boards are equal when they have the same size, stones, ko ban and capture counts.
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size
+            && self.hash == other.hash
+            && self.ko() == other.ko()
+            && self.captures == other.captures
+            && self.points().all(|p| self.get(p) == other.get(p))
+    }
+}
+
+impl Eq for Board {}
+
+impl fmt::Display for Board {
+    /// The board as text, top row first, with GTP coordinates: `X` Black, `O` White, `+` star
+    /// points, `.` other empty points.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let size = self.size;
+        let letters = || (0..size).map(|c| Point::new(c, 0).map_or('?', Point::column_letter));
+        write!(f, "   ")?;
+        for l in letters() {
+            write!(f, " {l}")?;
+        }
+        writeln!(f)?;
+        for row in (0..size).rev() {
+            write!(f, "{:>3}", row + 1)?;
+            for col in 0..size {
+                let p = Point::new(col, row).expect("on board");
+                let ch = match self.get(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None if crate::handicap::is_star_point(size as usize, p) => '+',
+                    None => '.',
+                };
+                write!(f, " {ch}")?;
+            }
+            writeln!(f, " {}", row + 1)?;
+        }
+        write!(f, "   ")?;
+        for l in letters() {
+            write!(f, " {l}")?;
+        }
+        writeln!(f)
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

@@ -1,0 +1,479 @@
+//! `Game`: a board with its rules and history — turns, superko, passes, the end of play,
+//! agreement on dead stones, counting, resignation, time and forfeit, undo.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use crate::board::{Board, IllegalMove};
+use crate::color::Color;
+use crate::count::{self, Score};
+use crate::handicap::{self, HandicapError};
+use crate::point::{Move, Point};
+use crate::rules::{KoRule, Rules};
+use crate::setup::{Setup, SetupError};
+use crate::zobrist::WHITE_TO_MOVE_KEY;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Counted after two passes and agreement on the dead stones.
+    Counted(Score),
+    /// The loser resigned (中盘认输).
+    Resignation {
+        /// The winner.
+        winner: Color,
+    },
+    /// The loser ran out of time (读秒过时).
+    Time {
+        /// The winner.
+        winner: Color,
+    },
+    /// The loser forfeited.
+    Forfeit {
+        /// The winner.
+        winner: Color,
+    },
+    /// No result (无胜负): a position repeated three times under simple ko.
+    NoResult,
+}
+
+impl Outcome {
+    /// The winner, if any.
+    #[must_use]
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Outcome::Counted(s) => s.winner(),
+            Outcome::Resignation { winner }
+            | Outcome::Time { winner }
+            | Outcome::Forfeit { winner } => Some(*winner),
+            Outcome::NoResult => None,
+        }
+    }
+
+    /// The result as SGF's `RE` writes it: `B+1.5`, `W+R`, `B+T`, `W+F`, `0` (draw), `Void`.
+    #[must_use]
+    pub fn result_points(&self) -> String {
+        match self {
+            Outcome::Counted(s) => s.result_points(),
+            Outcome::Resignation { winner } => format!("{}+R", winner.letter()),
+            Outcome::Time { winner } => format!("{}+T", winner.letter()),
+            Outcome::Forfeit { winner } => format!("{}+F", winner.letter()),
+            Outcome::NoResult => "Void".to_owned(),
+        }
+    }
+
+    /// The result in Chinese: `黑胜 3/4 子`, `白中盘胜`, `黑超时负`, `白判负`, `和棋`, `无胜负`.
+    #[must_use]
+    pub fn result_zh(&self) -> String {
+        match self {
+            Outcome::Counted(s) => s.result_zh(),
+            Outcome::Resignation { winner } => format!("{}中盘胜", winner.zh()),
+            Outcome::Time { winner } => format!("{}超时负", winner.opponent().zh()),
+            Outcome::Forfeit { winner } => format!("{}判负", winner.opponent().zh()),
+            Outcome::NoResult => "无胜负".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result_points(), self.result_zh())
+    }
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Moves are being played.
+    Playing,
+    /// Two passes ended play: the players now agree on the dead stones (活棋与死棋), then
+    /// [`Game::finish`] counts, or [`Game::resume`] goes back to play (续弈).
+    Counting,
+    /// Over.
+    Ended(Outcome),
+}
+
+/// Why a move or an action was refused. The game is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The move breaks a rule.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
+    /// It is the other player's turn.
+    #[error("it is {0}'s turn")]
+    NotYourTurn(Color),
+    /// Play has stopped (counting or ended).
+    #[error("the game is not in play")]
+    NotPlaying,
+    /// The action needs the counting phase (after two passes).
+    #[error("the game is not being counted: two passes end play first")]
+    NotCounting,
+    /// Nothing to undo.
+    #[error("no move to undo")]
+    NothingToUndo,
+}
+
+/// A game: owns its board and rules, knows whose turn it is and every earlier position.
+///
+/// ```
+/// use tengen_core::{Game, Move, Phase, Rules};
+///
+/// let mut game = Game::new(9, Rules::chinese()).unwrap();
+/// game.play("E5".parse().unwrap()).unwrap();
+/// game.play(Move::Pass).unwrap();
+/// game.play(Move::Pass).unwrap();
+/// assert_eq!(game.phase(), Phase::Counting);
+/// let outcome = game.finish(&[]).unwrap();
+/// assert_eq!(outcome.result_points(), "B+73.5");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    board: Board,
+    /// The position before the first move (handicap stones included).
+    start: Board,
+    start_to_move: Color,
+    to_move: Color,
+    handicap: usize,
+    moves: Vec<(Color, Move)>,
+    /// Superko keys of every position that occurred.
+    seen: HashSet<u64>,
+    /// Positional keys since the last pass, for the triple-repetition rule of simple ko.
+    since_pass: Vec<u64>,
+    passes: u32,
+    phase: Phase,
+}
+
+impl Game {
+    /// An empty board, Black to move.
+    ///
+    /// # Errors
+    /// [`SetupError::Size`] unless 2 ≤ `size` ≤ 25.
+    pub fn new(size: usize, rules: Rules) -> Result<Game, SetupError> {
+        Game::try_from(Setup {
+            rules,
+            ..Setup::new(size)
+        })
+    }
+
+    /// A handicap game (让子): Black's `points` are placed, White moves first. Komi stays as
+    /// `rules` say (Chinese handicap games are usually played with komi 0).
+    ///
+    /// # Errors
+    /// [`HandicapError`] for fewer than two stones, off-board or repeated points, or stones
+    /// that fill the board.
+    pub fn with_handicap(
+        size: usize,
+        rules: Rules,
+        points: &[Point],
+    ) -> Result<Game, HandicapError> {
+        let mut game = Game::new(size, rules).map_err(|_| HandicapError::BoardTooSmall(size))?;
+        game.set_handicap(points)?;
+        Ok(game)
+    }
+
+    /// A fixed handicap of `n` stones on the star points, in GTP's order.
+    ///
+    /// # Errors
+    /// [`HandicapError`] when this size has no fixed handicap of `n` stones.
+    pub fn with_fixed_handicap(size: usize, rules: Rules, n: usize) -> Result<Game, HandicapError> {
+        Game::with_handicap(size, rules, &handicap::fixed_points(size, n)?)
+    }
+
+    /// Places handicap stones on an empty board before the first move; White then moves.
+    ///
+    /// # Errors
+    /// [`HandicapError`] when the board is not empty or a move was played, or for bad points.
+    pub fn set_handicap(&mut self, points: &[Point]) -> Result<(), HandicapError> {
+        if !self.moves.is_empty()
+            || self.board.empty_count() != self.board.size() * self.board.size()
+        {
+            return Err(HandicapError::NotAtStart);
+        }
+        if points.len() < 2 || points.len() >= self.board.size() * self.board.size() {
+            return Err(HandicapError::BadFreeCount(points.len()));
+        }
+        let mut setup = Setup {
+            rules: self.rules,
+            ..Setup::new(self.board.size())
+        };
+        for &p in points {
+            if !p.is_on(self.board.size() as u8) || setup.black.contains(&p) {
+                return Err(HandicapError::BadPoint(p));
+            }
+            setup.black.push(p);
+        }
+        setup.to_move = Color::White;
+        setup.handicap = points.len();
+        *self = Game::try_from(setup).map_err(|_| HandicapError::BadFreeCount(points.len()))?;
+        Ok(())
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Changes the rules (komi, ko rule, …) between moves; earlier moves stay as played.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.rebuild_history();
+    }
+
+    /// The current board.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The position before the first move.
+    #[must_use]
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
+    /// Who moves next.
+    #[must_use]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// The number of handicap stones.
+    #[must_use]
+    pub fn handicap(&self) -> usize {
+        self.handicap
+    }
+
+    /// The moves played, with their colours.
+    #[must_use]
+    pub fn moves(&self) -> &[(Color, Move)] {
+        &self.moves
+    }
+
+    /// Where the game stands.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The outcome, once the game has ended.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.phase {
+            Phase::Ended(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The superko key of the board when `next` is to move.
+    fn key(&self, hash: u64, next: Color) -> u64 {
+        match (self.rules.ko, next) {
+            (KoRule::Situational, Color::White) => hash ^ WHITE_TO_MOVE_KEY,
+            _ => hash,
+        }
+    }
+
+    /// Whether `color` may play `mv` now (any colour may move, as GTP allows; see
+    /// [`Game::check_turn`] for turn order).
+    ///
+    /// # Errors
+    /// [`PlayError`]: not in play, or the rule the move breaks.
+    pub fn check(&self, color: Color, mv: Move) -> Result<(), PlayError> {
+        if self.phase != Phase::Playing {
+            return Err(PlayError::NotPlaying);
+        }
+        let Move::Play(p) = mv else { return Ok(()) };
+        match self.board.check(p, color) {
+            Err(IllegalMove::Suicide(_)) if self.rules.suicide => {}
+            other => other?,
+        }
+        if self.rules.ko != KoRule::Simple
+            && self
+                .seen
+                .contains(&self.key(self.board.hash_after(p, color), !color))
+        {
+            return Err(IllegalMove::Superko(p).into());
+        }
+        Ok(())
+    }
+
+    /// Like [`Game::check`], also refusing a move out of turn.
+    ///
+    /// # Errors
+    /// [`PlayError::NotYourTurn`] or what [`Game::check`] reports.
+    pub fn check_turn(&self, color: Color, mv: Move) -> Result<(), PlayError> {
+        if color != self.to_move {
+            return Err(PlayError::NotYourTurn(self.to_move));
+        }
+        self.check(color, mv)
+    }
+
+    /// Whether the side to move may play `mv`.
+    #[must_use]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check(self.to_move, mv).is_ok()
+    }
+
+    /// Every point where `color` may play now (passing is always legal in play).
+    #[must_use]
+    pub fn legal_points(&self, color: Color) -> Vec<Point> {
+        self.board
+            .points()
+            .filter(|&p| self.check(color, Move::Play(p)).is_ok())
+            .collect()
+    }
+
+    /// Plays `mv` for the side to move.
+    ///
+    /// # Errors
+    /// [`PlayError`]; the game is then unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.play_as(self.to_move, mv)
+    }
+
+    /// Plays `mv` for `color`, in turn or not (GTP's `play`); the other side moves next.
+    ///
+    /// # Errors
+    /// [`PlayError`]; the game is then unchanged.
+    pub fn play_as(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
+        self.check(color, mv)?;
+        self.apply(color, mv);
+        self.moves.push((color, mv));
+        Ok(())
+    }
+
+    /// Carries out a checked move: board, turn, history, end of play.
+    fn apply(&mut self, color: Color, mv: Move) {
+        self.to_move = !color;
+        match mv {
+            Move::Pass => {
+                self.board.pass();
+                self.passes += 1;
+                self.since_pass.clear();
+                if self.passes >= 2 {
+                    self.phase = Phase::Counting;
+                }
+            }
+            Move::Play(p) => {
+                self.board.play_unchecked(p, color);
+                self.passes = 0;
+                let key = self.key(self.board.hash(), self.to_move);
+                self.seen.insert(key);
+                if self.rules.ko == KoRule::Simple {
+                    let hash = self.board.hash();
+                    self.since_pass.push(hash);
+                    if self.since_pass.iter().filter(|&&h| h == hash).count() >= 3 {
+                        self.phase = Phase::Ended(Outcome::NoResult);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replays every move from the start: after undo and rule changes.
+    fn rebuild_history(&mut self) {
+        let moves = std::mem::take(&mut self.moves);
+        self.board = self.start.clone();
+        self.to_move = self.start_to_move;
+        self.passes = 0;
+        self.phase = Phase::Playing;
+        self.since_pass.clear();
+        self.seen.clear();
+        self.seen
+            .insert(self.key(self.start.hash(), self.start_to_move));
+        for &(color, mv) in &moves {
+            if self.phase != Phase::Playing {
+                // A rule change may end the game earlier; later moves still stand as played.
+                self.phase = Phase::Playing;
+            }
+            self.apply(color, mv);
+        }
+        self.moves = moves;
+    }
+
+    /// Takes back the last move (handicap stones stay). Play resumes if it had stopped.
+    ///
+    /// # Errors
+    /// [`PlayError::NothingToUndo`] before the first move.
+    pub fn undo(&mut self) -> Result<Move, PlayError> {
+        let (_, mv) = *self.moves.last().ok_or(PlayError::NothingToUndo)?;
+        self.moves.pop();
+        self.rebuild_history();
+        Ok(mv)
+    }
+
+    /// `color` resigns: the opponent wins (中盘认输, `B+R`/`W+R`).
+    pub fn resign(&mut self, color: Color) -> Outcome {
+        self.end(Outcome::Resignation { winner: !color })
+    }
+
+    /// `color` ran out of time: the opponent wins (`B+T`/`W+T`).
+    pub fn lose_on_time(&mut self, color: Color) -> Outcome {
+        self.end(Outcome::Time { winner: !color })
+    }
+
+    /// `color` forfeits: the opponent wins (`B+F`/`W+F`).
+    pub fn forfeit(&mut self, color: Color) -> Outcome {
+        self.end(Outcome::Forfeit { winner: !color })
+    }
+
+    fn end(&mut self, outcome: Outcome) -> Outcome {
+        self.phase = Phase::Ended(outcome);
+        outcome
+    }
+
+    /// Counts the current position with the chains through `dead` removed, without ending
+    /// anything (for estimates and for the agreement phase).
+    #[must_use]
+    pub fn score(&self, dead: &[Point]) -> Score {
+        count::score(&self.board, dead, &self.rules, self.handicap)
+    }
+
+    /// Ends a game in the counting phase with the agreed dead stones, and counts it.
+    ///
+    /// # Errors
+    /// [`PlayError::NotCounting`] unless two passes ended play.
+    pub fn finish(&mut self, dead: &[Point]) -> Result<Outcome, PlayError> {
+        if self.phase != Phase::Counting {
+            return Err(PlayError::NotCounting);
+        }
+        Ok(self.end(Outcome::Counted(self.score(dead))))
+    }
+
+    /// The players disagree on the dead stones: play resumes (续弈) with the side to move.
+    ///
+    /// # Errors
+    /// [`PlayError::NotCounting`] unless two passes ended play.
+    pub fn resume(&mut self) -> Result<(), PlayError> {
+        if self.phase != Phase::Counting {
+            return Err(PlayError::NotCounting);
+        }
+        self.phase = Phase::Playing;
+        self.passes = 0;
+        Ok(())
+    }
+}
+
+impl TryFrom<Setup> for Game {
+    type Error = SetupError;
+
+    fn try_from(setup: Setup) -> Result<Game, SetupError> {
+        let board = setup.board()?;
+        let mut game = Game {
+            rules: setup.rules,
+            start: board.clone(),
+            board,
+            start_to_move: setup.to_move,
+            to_move: setup.to_move,
+            handicap: setup.handicap,
+            moves: Vec::new(),
+            seen: HashSet::new(),
+            since_pass: Vec::new(),
+            passes: 0,
+            phase: Phase::Playing,
+        };
+        game.rebuild_history();
+        Ok(game)
+    }
+}

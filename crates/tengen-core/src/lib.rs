@@ -1,0 +1,24 @@
+#![doc = include_str!("../README.md")]
+
+pub mod board;
+pub mod color;
+pub mod count;
+pub mod game;
+pub mod handicap;
+pub mod nigiri;
+pub mod playout;
+pub mod point;
+pub mod rules;
+pub mod setup;
+mod zobrist;
+
+pub use board::{Board, BoardSizeError, IllegalMove, Played};
+pub use color::Color;
+pub use count::{Owner, OwnerMap, Score};
+pub use game::{Game, Outcome, Phase, PlayError};
+pub use handicap::HandicapError;
+pub use nigiri::{Nigiri, Parity};
+pub use playout::Playout;
+pub use point::{MAX_SIZE, MIN_SIZE, Move, Point};
+pub use rules::{HandicapBonus, KoRule, Komi, Rules, Scoring};
+pub use setup::{Setup, SetupError};

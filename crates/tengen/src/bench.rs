@@ -1,0 +1,136 @@
+//! `tengen bench`: machine-readable speed measurements.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use tengen_core::{Board, Color};
+
+/// What to measure.
+#[derive(Subcommand)]
+pub enum Bench {
+    /// Light playouts from the empty board: uniform random moves that fill no own eye and
+    /// commit no suicide, until two passes. Prints one line:
+    /// `playouts size=9 threads=1 seconds=5.0 playouts=… per_second=… moves_per_playout=…`.
+    Playouts(PlayoutArgs),
+}
+
+/// Options of `tengen bench playouts`.
+#[derive(Args)]
+pub struct PlayoutArgs {
+    /// Board size (2 to 25).
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// How long to run, in seconds.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Threads, each with its own board and random generator.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random generators (thread k uses seed + k).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Runs a benchmark and prints its line on stdout.
+pub fn run(bench: &Bench) -> Result<()> {
+    match bench {
+        Bench::Playouts(args) => playouts(args),
+    }
+}
+
+fn playouts(args: &PlayoutArgs) -> Result<()> {
+    let start = Board::new(args.size).context("bench playouts")?;
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        bail!(
+            "--seconds must be a positive number of seconds up to a day, not {}",
+            args.seconds
+        );
+    }
+    if !(1..=256).contains(&args.threads) {
+        bail!("--threads must be 1 to 256, not {}", args.threads);
+    }
+    let duration = Duration::from_secs_f64(args.seconds);
+    let bar = progress(duration);
+    let began = Instant::now();
+    let results: Vec<(u64, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..args.threads)
+            .map(|k| {
+                let start = &start;
+                let bar = &bar;
+                scope.spawn(move || {
+                    playout_loop(
+                        start,
+                        args.seed + k as u64,
+                        began + duration,
+                        (k == 0).then_some(bar),
+                    )
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("bench thread panicked"))
+            .collect()
+    });
+    let elapsed = began.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let playouts: u64 = results.iter().map(|r| r.0).sum();
+    let moves: u64 = results.iter().map(|r| r.1).sum();
+    println!(
+        "playouts size={} threads={} seconds={:.1} playouts={} per_second={:.0} moves_per_playout={:.1}",
+        args.size,
+        args.threads,
+        elapsed,
+        playouts,
+        playouts as f64 / elapsed,
+        moves as f64 / playouts.max(1) as f64
+    );
+    Ok(())
+}
+
+/// Runs playouts until `deadline`; returns (playouts, stones placed).
+fn playout_loop(
+    start: &Board,
+    seed: u64,
+    deadline: Instant,
+    bar: Option<&ProgressBar>,
+) -> (u64, u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut board = start.clone();
+    let max_moves = 3 * (start.size() * start.size()) as u32;
+    let (mut playouts, mut moves) = (0u64, 0u64);
+    loop {
+        // Look at the clock every 64 playouts only.
+        for _ in 0..64 {
+            board.copy_from(start);
+            moves += u64::from(board.playout(Color::Black, &mut rng, max_moves).moves);
+        }
+        playouts += 64;
+        let now = Instant::now();
+        if let Some(bar) = bar {
+            let left = deadline.saturating_duration_since(now).as_millis();
+            bar.set_position(
+                bar.length()
+                    .unwrap_or(0)
+                    .saturating_sub(left.try_into().unwrap_or(u64::MAX)),
+            );
+        }
+        if now >= deadline {
+            return (playouts, moves);
+        }
+    }
+}
+
+/// A bar on a terminal, nothing when piped.
+fn progress(duration: Duration) -> ProgressBar {
+    let bar = ProgressBar::new(duration.as_millis().try_into().unwrap_or(u64::MAX));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} bench {elapsed}/{duration} {wide_bar}")
+            .expect("valid template"),
+    );
+    bar
+}

@@ -1,0 +1,37 @@
+//! `tengen`: the command line. Each subcommand parses its arguments and calls the libraries;
+//! errors are one line on stderr and a non-zero exit.
+
+mod bench;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// tengen (天元): Go under the Chinese rules.
+#[derive(Parser)]
+#[command(name = "tengen", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Measure the speed of the board and the search.
+    #[command(subcommand)]
+    Bench(bench::Bench),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Bench(b) => bench::run(&b),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tengen: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
