@@ -678,7 +678,9 @@ impl Board {
         let mut empties = 0;
         for i in 0..crate::point::AREA {
             let p = Point::from_index(i);
-            let on = i >= STRIDE && p.is_on(self.size);
+            let (row, col) = (i / STRIDE, i % STRIDE);
+            let on =
+                (1..=self.size as usize).contains(&row) && (1..=self.size as usize).contains(&col);
             let cell = self.cells[i];
             if on != (cell != BORDER) {
                 return Err(format!("cell {i} is {cell}, on board: {on}"));

@@ -138,9 +138,13 @@ pub struct Game {
     moves: Vec<(Color, Move)>,
     /// Superko keys of every position that occurred.
     seen: HashSet<u64>,
-    /// Positional keys since the last pass, for the triple-repetition rule of simple ko.
+    /// Positional keys since the last pass (or the start), that position included, for the
+    /// triple-repetition rule of simple ko.
     since_pass: Vec<u64>,
     passes: u32,
+    /// The numbers of moves played when play resumed after two passes (续弈), so that replays
+    /// resume there too.
+    resumed: Vec<usize>,
     phase: Phase,
 }
 
@@ -351,6 +355,7 @@ impl Game {
                 self.board.pass();
                 self.passes += 1;
                 self.since_pass.clear();
+                self.since_pass.push(self.board.hash());
                 if self.passes >= 2 {
                     self.phase = Phase::Counting;
                 }
@@ -379,15 +384,20 @@ impl Game {
         self.passes = 0;
         self.phase = Phase::Playing;
         self.since_pass.clear();
+        self.since_pass.push(self.start.hash());
         self.seen.clear();
         self.seen
             .insert(self.key(self.start.hash(), self.start_to_move));
-        for &(color, mv) in &moves {
+        for (i, &(color, mv)) in moves.iter().enumerate() {
             if self.phase != Phase::Playing {
                 // A rule change may end the game earlier; later moves still stand as played.
                 self.phase = Phase::Playing;
             }
             self.apply(color, mv);
+            if self.phase == Phase::Counting && self.resumed.contains(&(i + 1)) {
+                self.phase = Phase::Playing;
+                self.passes = 0;
+            }
         }
         self.moves = moves;
     }
@@ -399,6 +409,8 @@ impl Game {
     pub fn undo(&mut self) -> Result<Move, PlayError> {
         let (_, mv) = *self.moves.last().ok_or(PlayError::NothingToUndo)?;
         self.moves.pop();
+        let played = self.moves.len();
+        self.resumed.retain(|&n| n <= played);
         self.rebuild_history();
         Ok(mv)
     }
@@ -451,6 +463,7 @@ impl Game {
         }
         self.phase = Phase::Playing;
         self.passes = 0;
+        self.resumed.push(self.moves.len());
         Ok(())
     }
 }
@@ -471,6 +484,7 @@ impl TryFrom<Setup> for Game {
             seen: HashSet::new(),
             since_pass: Vec::new(),
             passes: 0,
+            resumed: Vec::new(),
             phase: Phase::Playing,
         };
         game.rebuild_history();
