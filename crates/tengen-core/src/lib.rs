@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod benson;
 pub mod board;
 pub mod color;
 pub mod count;
@@ -10,8 +11,10 @@ pub mod playout;
 pub mod point;
 pub mod rules;
 pub mod setup;
+pub mod unconditional;
 mod zobrist;
 
+pub use benson::{PassAlive, pass_alive};
 pub use board::{Board, BoardSizeError, IllegalMove, Played};
 pub use color::Color;
 pub use count::{Owner, OwnerMap, Score};
@@ -22,3 +25,4 @@ pub use playout::Playout;
 pub use point::{MAX_SIZE, MIN_SIZE, Move, Point};
 pub use rules::{HandicapBonus, KoRule, Komi, Rules, Scoring};
 pub use setup::{Setup, SetupError};
+pub use unconditional::{Status, Unconditional};
