@@ -91,31 +91,20 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
             .iter()
             .copied()
             .filter(|&c| {
-                points.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
-                    neighbours(board, p)
-                        .any(|n| board.get(n) == Some(color) && chain_of[n.index()] == c)
-                })
+                points
+                    .iter()
+                    .filter(|&&p| board.is_empty(p))
+                    .all(|&p| neighbours(board, p).any(|n| board.get(n) == Some(color) && chain_of[n.index()] == c))
             })
             .collect();
-        regions.push(Region {
-            points,
-            borders,
-            vital_to,
-            alive: true,
-        });
+        regions.push(Region { points, borders, vital_to, alive: true });
     }
 
     let mut chain_alive = vec![true; chains.len()];
     loop {
         let mut changed = false;
         for (c, alive) in chain_alive.iter_mut().enumerate() {
-            if *alive
-                && regions
-                    .iter()
-                    .filter(|r| r.alive && r.vital_to.contains(&c))
-                    .count()
-                    < 2
-            {
+            if *alive && regions.iter().filter(|r| r.alive && r.vital_to.contains(&c)).count() < 2 {
                 *alive = false;
                 changed = true;
             }
@@ -131,10 +120,7 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
         }
     }
 
-    let mut result = PassAlive {
-        alive: PointSet::new(),
-        territory: PointSet::new(),
-    };
+    let mut result = PassAlive { alive: PointSet::new(), territory: PointSet::new() };
     for (c, &head) in chains.iter().enumerate() {
         if chain_alive[c] {
             for s in board.chain(head) {
@@ -143,10 +129,10 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
         }
     }
     for r in regions.iter().filter(|r| r.alive && !r.borders.is_empty()) {
-        let sealed = r.points.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
-            neighbours(board, p)
-                .any(|n| board.get(n) == Some(color) && chain_alive[chain_of[n.index()]])
-        });
+        let sealed =
+            r.points.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
+                neighbours(board, p).any(|n| board.get(n) == Some(color) && chain_alive[chain_of[n.index()]])
+            });
         if sealed {
             for &p in &r.points {
                 result.territory.insert(p.index());
@@ -157,16 +143,10 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
 }
 
 pub(crate) fn neighbours(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    NEIGHBOURS
-        .into_iter()
-        .map(move |d| Point::from_index((p.index() as isize + d) as usize))
-        .filter(|&n| {
-            let (r, c) = (
-                n.index() / crate::point::STRIDE,
-                n.index() % crate::point::STRIDE,
-            );
-            (1..=board.size()).contains(&r) && (1..=board.size()).contains(&c)
-        })
+    NEIGHBOURS.into_iter().map(move |d| Point::from_index((p.index() as isize + d) as usize)).filter(|&n| {
+        let (r, c) = (n.index() / crate::point::STRIDE, n.index() % crate::point::STRIDE);
+        (1..=board.size()).contains(&r) && (1..=board.size()).contains(&c)
+    })
 }
 
 #[cfg(test)]
@@ -175,10 +155,7 @@ mod tests {
     use crate::{Game, Setup};
 
     fn board(text: &str) -> Board {
-        Game::try_from(Setup::from_ascii(text).unwrap())
-            .unwrap()
-            .board()
-            .clone()
+        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
     }
 
     fn at(s: &str) -> Point {

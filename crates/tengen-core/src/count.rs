@@ -124,11 +124,7 @@ impl Score {
     pub fn result_zh(&self) -> String {
         match (self.winner(), self.scoring) {
             (None, _) => "和棋".to_owned(),
-            (Some(c), Scoring::Area) => format!(
-                "{}胜 {} 子",
-                c.zh(),
-                quarters_text(self.margin().abs(), true)
-            ),
+            (Some(c), Scoring::Area) => format!("{}胜 {} 子", c.zh(), quarters_text(self.margin().abs(), true)),
             (Some(c), Scoring::Territory) => {
                 format!("{}胜 {} 目", c.zh(), half_points_text(self.margin().abs()))
             }
@@ -139,11 +135,7 @@ impl Score {
     /// territory counting (`61`, `60.5`).
     #[must_use]
     pub fn count_text(&self, color: Color) -> String {
-        let half = if color == Color::Black {
-            self.black
-        } else {
-            self.white
-        };
+        let half = if color == Color::Black { self.black } else { self.white };
         match self.scoring {
             Scoring::Area => quarters_text(2 * half, false),
             Scoring::Territory => half_points_text(half),
@@ -172,11 +164,7 @@ impl fmt::Display for Score {
 pub fn half_points_text(half: i32) -> String {
     let sign = if half < 0 { "-" } else { "" };
     let a = half.unsigned_abs();
-    if a % 2 == 0 {
-        format!("{sign}{}", a / 2)
-    } else {
-        format!("{sign}{}.5", a / 2)
-    }
+    if a % 2 == 0 { format!("{sign}{}", a / 2) } else { format!("{sign}{}.5", a / 2) }
 }
 
 /// Quarters as a mixed number: `3¾`, `184½`, `2` (or, with `phrase`, `3/4`, `184 又 1/2`).
@@ -271,10 +259,7 @@ pub fn area_owners(board: &Board, dead: &[Point]) -> OwnerMap {
                 [true, false] => Owner::Black,
                 [false, true] => Owner::White,
                 [false, false] => Owner::Shared,
-                [true, true] => match (
-                    captured_at_once(&b, p, Color::Black),
-                    captured_at_once(&b, p, Color::White),
-                ) {
+                [true, true] => match (captured_at_once(&b, p, Color::Black), captured_at_once(&b, p, Color::White)) {
                     (false, true) => Owner::Black,
                     (true, false) => Owner::White,
                     _ => Owner::Shared,
@@ -282,14 +267,8 @@ pub fn area_owners(board: &Board, dead: &[Point]) -> OwnerMap {
             };
         }
     }
-    let owners = b
-        .points()
-        .map(|p| (p, b.get(p).map_or(table[p.index()], Owner::of)))
-        .collect();
-    OwnerMap {
-        size: b.size(),
-        owners,
-    }
+    let owners = b.points().map(|p| (p, b.get(p).map_or(table[p.index()], Owner::of))).collect();
+    OwnerMap { size: b.size(), owners }
 }
 
 /// Territory ownership (填空比目法) after removing the chains through `dead`: an empty point
@@ -309,10 +288,7 @@ pub fn territory_owners(board: &Board, dead: &[Point]) -> OwnerMap {
             table[p.index()] = owner;
         }
     }
-    OwnerMap {
-        size: b.size(),
-        owners: b.points().map(|p| (p, table[p.index()])).collect(),
-    }
+    OwnerMap { size: b.size(), owners: b.points().map(|p| (p, table[p.index()])).collect() }
 }
 
 /// Counts the position under `rules`, after removing the chains through `dead`.
@@ -356,8 +332,7 @@ pub fn score(board: &Board, dead: &[Point], rules: &Rules, handicap: usize) -> S
         Scoring::Territory => {
             let owners = territory_owners(board, dead);
             let (_, dead_stones) = without_dead(board, dead);
-            let prisoners =
-                |c: Color| (board.captures(c) + dead_stones[c.opponent().index()]) as i32;
+            let prisoners = |c: Color| (board.captures(c) + dead_stones[c.opponent().index()]) as i32;
             Score {
                 scoring: Scoring::Territory,
                 size: board.size(),

@@ -43,9 +43,7 @@ impl Outcome {
     pub fn winner(&self) -> Option<Color> {
         match self {
             Outcome::Counted(s) => s.winner(),
-            Outcome::Resignation { winner }
-            | Outcome::Time { winner }
-            | Outcome::Forfeit { winner } => Some(*winner),
+            Outcome::Resignation { winner } | Outcome::Time { winner } | Outcome::Forfeit { winner } => Some(*winner),
             Outcome::NoResult => None,
         }
     }
@@ -154,10 +152,7 @@ impl Game {
     /// # Errors
     /// [`SetupError::Size`] unless 2 ≤ `size` ≤ 25.
     pub fn new(size: usize, rules: Rules) -> Result<Game, SetupError> {
-        Game::try_from(Setup {
-            rules,
-            ..Setup::new(size)
-        })
+        Game::try_from(Setup { rules, ..Setup::new(size) })
     }
 
     /// A handicap game (让子): Black's `points` are placed, White moves first. Komi stays as
@@ -166,11 +161,7 @@ impl Game {
     /// # Errors
     /// [`HandicapError`] for fewer than two stones, off-board or repeated points, or stones
     /// that fill the board.
-    pub fn with_handicap(
-        size: usize,
-        rules: Rules,
-        points: &[Point],
-    ) -> Result<Game, HandicapError> {
+    pub fn with_handicap(size: usize, rules: Rules, points: &[Point]) -> Result<Game, HandicapError> {
         let mut game = Game::new(size, rules).map_err(|_| HandicapError::BoardTooSmall(size))?;
         game.set_handicap(points)?;
         Ok(game)
@@ -189,18 +180,13 @@ impl Game {
     /// # Errors
     /// [`HandicapError`] when the board is not empty or a move was played, or for bad points.
     pub fn set_handicap(&mut self, points: &[Point]) -> Result<(), HandicapError> {
-        if !self.moves.is_empty()
-            || self.board.empty_count() != self.board.size() * self.board.size()
-        {
+        if !self.moves.is_empty() || self.board.empty_count() != self.board.size() * self.board.size() {
             return Err(HandicapError::NotAtStart);
         }
         if points.len() < 2 || points.len() >= self.board.size() * self.board.size() {
             return Err(HandicapError::BadFreeCount(points.len()));
         }
-        let mut setup = Setup {
-            rules: self.rules,
-            ..Setup::new(self.board.size())
-        };
+        let mut setup = Setup { rules: self.rules, ..Setup::new(self.board.size()) };
         for &p in points {
             if !p.is_on(self.board.size() as u8) || setup.black.contains(&p) {
                 return Err(HandicapError::BadPoint(p));
@@ -292,11 +278,7 @@ impl Game {
             Err(IllegalMove::Suicide(_)) if self.rules.suicide => {}
             other => other?,
         }
-        if self.rules.ko != KoRule::Simple
-            && self
-                .seen
-                .contains(&self.key(self.board.hash_after(p, color), !color))
-        {
+        if self.rules.ko != KoRule::Simple && self.seen.contains(&self.key(self.board.hash_after(p, color), !color)) {
             return Err(IllegalMove::Superko(p).into());
         }
         Ok(())
@@ -322,10 +304,7 @@ impl Game {
     /// Every point where `color` may play now (passing is always legal in play).
     #[must_use]
     pub fn legal_points(&self, color: Color) -> Vec<Point> {
-        self.board
-            .points()
-            .filter(|&p| self.check(color, Move::Play(p)).is_ok())
-            .collect()
+        self.board.points().filter(|&p| self.check(color, Move::Play(p)).is_ok()).collect()
     }
 
     /// Plays `mv` for the side to move.
@@ -386,8 +365,7 @@ impl Game {
         self.since_pass.clear();
         self.since_pass.push(self.start.hash());
         self.seen.clear();
-        self.seen
-            .insert(self.key(self.start.hash(), self.start_to_move));
+        self.seen.insert(self.key(self.start.hash(), self.start_to_move));
         for (i, &(color, mv)) in moves.iter().enumerate() {
             if self.phase != Phase::Playing {
                 // A rule change may end the game earlier; later moves still stand as played.

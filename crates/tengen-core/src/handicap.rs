@@ -57,11 +57,7 @@ pub fn fixed_points(size: usize, n: usize) -> Result<Vec<Point>, HandicapError> 
     }
     let max = max_fixed(size);
     if !(2..=max).contains(&n) {
-        return Err(HandicapError::BadCount {
-            size,
-            asked: n,
-            max,
-        });
+        return Err(HandicapError::BadCount { size, asked: n, max });
     }
     let lo = edge(size);
     let hi = size as u8 - 1 - lo;
@@ -105,10 +101,8 @@ pub fn star_points(size: usize) -> Vec<Point> {
     if odd && size >= 15 {
         lines.push(mid);
     }
-    let mut points: Vec<Point> = lines
-        .iter()
-        .flat_map(|&c| lines.iter().filter_map(move |&r| Point::new(c, r)))
-        .collect();
+    let mut points: Vec<Point> =
+        lines.iter().flat_map(|&c| lines.iter().filter_map(move |&r| Point::new(c, r))).collect();
     if odd && !points.contains(&Point::new(mid, mid).expect("on board")) {
         points.push(Point::new(mid, mid).expect("on board"));
     }
@@ -133,27 +127,12 @@ mod tests {
     #[test]
     fn gtp_fixed_handicap_order() {
         assert_eq!(names(&fixed_points(19, 2).unwrap()), ["D4", "Q16"]);
-        assert_eq!(
-            names(&fixed_points(19, 4).unwrap()),
-            ["D4", "Q16", "D16", "Q4"]
-        );
-        assert_eq!(
-            names(&fixed_points(19, 5).unwrap()),
-            ["D4", "Q16", "D16", "Q4", "K10"]
-        );
-        assert_eq!(
-            names(&fixed_points(19, 6).unwrap()),
-            ["D4", "Q16", "D16", "Q4", "D10", "Q10"]
-        );
-        assert_eq!(
-            names(&fixed_points(19, 9).unwrap()),
-            ["D4", "Q16", "D16", "Q4", "D10", "Q10", "K4", "K16", "K10"]
-        );
+        assert_eq!(names(&fixed_points(19, 4).unwrap()), ["D4", "Q16", "D16", "Q4"]);
+        assert_eq!(names(&fixed_points(19, 5).unwrap()), ["D4", "Q16", "D16", "Q4", "K10"]);
+        assert_eq!(names(&fixed_points(19, 6).unwrap()), ["D4", "Q16", "D16", "Q4", "D10", "Q10"]);
+        assert_eq!(names(&fixed_points(19, 9).unwrap()), ["D4", "Q16", "D16", "Q4", "D10", "Q10", "K4", "K16", "K10"]);
         assert_eq!(names(&fixed_points(13, 3).unwrap()), ["D4", "K10", "D10"]);
-        assert_eq!(
-            names(&fixed_points(9, 5).unwrap()),
-            ["C3", "G7", "C7", "G3", "E5"]
-        );
+        assert_eq!(names(&fixed_points(9, 5).unwrap()), ["C3", "G7", "C7", "G3", "E5"]);
         assert!(fixed_points(19, 10).is_err());
         assert!(fixed_points(19, 1).is_err());
         assert!(fixed_points(10, 5).is_err());

@@ -28,10 +28,7 @@ pub struct Nigiri {
 impl Nigiri {
     /// Draws a handful of 1 to 30 stones with the given RNG and records the guess.
     pub fn draw<R: Rng + ?Sized>(rng: &mut R, guess: Parity) -> Nigiri {
-        Nigiri {
-            handful: rng.random_range(1..=30),
-            guess,
-        }
+        Nigiri { handful: rng.random_range(1..=30), guess }
     }
 
     /// Whether the guess was right.
@@ -44,11 +41,7 @@ impl Nigiri {
     /// The colour the guesser plays: Black after a right guess, else White.
     #[must_use]
     pub fn guesser_color(&self) -> Color {
-        if self.guessed_right() {
-            Color::Black
-        } else {
-            Color::White
-        }
+        if self.guessed_right() { Color::Black } else { Color::White }
     }
 
     /// The colour the holder of the handful plays.
@@ -66,23 +59,11 @@ mod tests {
 
     #[test]
     fn right_guess_takes_black() {
-        let n = Nigiri {
-            handful: 17,
-            guess: Parity::Odd,
-        };
-        assert_eq!(
-            (n.guesser_color(), n.holder_color()),
-            (Color::Black, Color::White)
-        );
-        let n = Nigiri {
-            handful: 17,
-            guess: Parity::Even,
-        };
+        let n = Nigiri { handful: 17, guess: Parity::Odd };
+        assert_eq!((n.guesser_color(), n.holder_color()), (Color::Black, Color::White));
+        let n = Nigiri { handful: 17, guess: Parity::Even };
         assert_eq!(n.guesser_color(), Color::White);
-        let n = Nigiri {
-            handful: 4,
-            guess: Parity::Even,
-        };
+        let n = Nigiri { handful: 4, guess: Parity::Even };
         assert_eq!(n.guesser_color(), Color::Black);
     }
 
@@ -92,13 +73,8 @@ mod tests {
         let b = Nigiri::draw(&mut StdRng::seed_from_u64(7), Parity::Odd);
         assert_eq!(a, b);
         let mut rng = StdRng::seed_from_u64(1);
-        let black = (0..10_000)
-            .filter(|_| Nigiri::draw(&mut rng, Parity::Even).guessed_right())
-            .count();
-        assert!(
-            (4_700..5_300).contains(&black),
-            "{black} right guesses of 10000"
-        );
+        let black = (0..10_000).filter(|_| Nigiri::draw(&mut rng, Parity::Even).guessed_right()).count();
+        assert!((4_700..5_300).contains(&black), "{black} right guesses of 10000");
         assert!((0..1000).all(|_| (1..=30).contains(&Nigiri::draw(&mut rng, Parity::Odd).handful)));
     }
 }

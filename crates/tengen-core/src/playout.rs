@@ -5,7 +5,7 @@ use rand::RngCore;
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::point::{NEIGHBOURS, Point};
+use crate::point::Point;
 
 /// What a playout did and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,37 +20,31 @@ impl Board {
     /// A uniformly random point where `color` may play that is not one of its own eyes (by
     /// [`Board::is_eye`]), or `None` when there is none. Never allocates.
     #[inline]
-    pub fn random_playout_move<R: RngCore + ?Sized>(
-        &self,
-        color: Color,
-        rng: &mut R,
-    ) -> Option<Point> {
+    pub fn random_playout_move<R: RngCore + ?Sized>(&self, color: Color, rng: &mut R) -> Option<Point> {
         let n = self.empty_count();
         if n == 0 {
             return None;
         }
         // Lemire's multiply-shift: a uniform start index without a division.
         let start = ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize;
-        let ok = |p: Point| {
-            !self.is_eye(p, color) && !self.is_ko(p, color) && !self.is_suicide(p, color)
-        };
+        let c = color as u8;
+        let ko = self.ko().filter(|&(_, k)| k == color).map_or(0, |(p, _)| p.index());
         let empties = self.empty_slice();
         empties[start..]
             .iter()
             .chain(&empties[..start])
-            .map(|&i| Point::from_index(i as usize))
-            .find(|&p| ok(p))
+            .map(|&i| i as usize)
+            .find(|&p| {
+                // A point next to an empty one is legal and no eye: the usual case, one load.
+                self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c))
+            })
+            .map(Point::from_index)
     }
 
     /// Plays random moves (by [`Board::random_playout_move`]) from `to_move` until two passes
     /// in a row or `max_moves` moves, then scores the board by area (see
     /// [`Board::area_score`]). Never allocates.
-    pub fn playout<R: RngCore + ?Sized>(
-        &mut self,
-        mut to_move: Color,
-        rng: &mut R,
-        max_moves: u32,
-    ) -> Playout {
+    pub fn playout<R: RngCore + ?Sized>(&mut self, mut to_move: Color, rng: &mut R, max_moves: u32) -> Playout {
         let mut moves = 0;
         let mut passes = 0;
         let mut turns = 0;
@@ -69,10 +63,7 @@ impl Board {
             turns += 1;
             to_move = !to_move;
         }
-        Playout {
-            moves,
-            score: self.area_score(),
-        }
+        Playout { moves, score: self.area_score() }
     }
 
     /// Black's area minus White's, in points, counting every stone as alive and every empty
@@ -82,23 +73,13 @@ impl Board {
     /// [`crate::count`]).
     #[must_use]
     pub fn area_score(&self) -> i32 {
-        let mut score = 0i32;
-        for p in self.points() {
-            match self.get(p) {
-                Some(Color::Black) => score += 1,
-                Some(Color::White) => score -= 1,
-                None => {
-                    let mut seen = [false; 2];
-                    for d in NEIGHBOURS {
-                        if let Some(c) =
-                            self.get(Point::from_index((p.index() as isize + d) as usize))
-                        {
-                            seen[c.index()] = true;
-                        }
-                    }
-                    score += i32::from(seen[0]) - i32::from(seen[1]);
-                }
-            }
+        let mut score = self.stone_count(Color::Black) as i32 - self.stone_count(Color::White) as i32;
+        for &p in self.empty_slice() {
+            let (black, white) = self.neighbour_colours(p as usize);
+            // The edge counts for both colours: a side owns the point when the other side's
+            // count is only the edge's.
+            let edge = black.min(white);
+            score += i32::from(white == edge && black > edge) - i32::from(black == edge && white > edge);
         }
         score
     }

@@ -19,12 +19,8 @@ pub(crate) const AREA: usize = STRIDE * STRIDE;
 /// Offsets of the four orthogonal neighbours in the padded array.
 pub(crate) const NEIGHBOURS: [isize; 4] = [-(STRIDE as isize), -1, 1, STRIDE as isize];
 /// Offsets of the four diagonal neighbours in the padded array.
-pub(crate) const DIAGONALS: [isize; 4] = [
-    -(STRIDE as isize) - 1,
-    -(STRIDE as isize) + 1,
-    STRIDE as isize - 1,
-    STRIDE as isize + 1,
-];
+pub(crate) const DIAGONALS: [isize; 4] =
+    [-(STRIDE as isize) - 1, -(STRIDE as isize) + 1, STRIDE as isize - 1, STRIDE as isize + 1];
 
 /// The GTP column letters: A to Z without I.
 const COLUMN_LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -39,9 +35,7 @@ impl Point {
     #[must_use]
     pub const fn new(col: u8, row: u8) -> Option<Point> {
         if col < MAX_SIZE && row < MAX_SIZE {
-            Some(Point(
-                ((row as usize + 1) * STRIDE + col as usize + 1) as u16,
-            ))
+            Some(Point(((row as usize + 1) * STRIDE + col as usize + 1) as u16))
         } else {
             None
         }
@@ -98,17 +92,11 @@ impl Point {
         let bytes = s.as_bytes();
         let (&letter, digits) = bytes.split_first().ok_or_else(err)?;
         let letter = letter.to_ascii_uppercase();
-        let col = COLUMN_LETTERS
-            .iter()
-            .position(|&c| c == letter)
-            .ok_or_else(err)?;
+        let col = COLUMN_LETTERS.iter().position(|&c| c == letter).ok_or_else(err)?;
         if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
             return Err(err());
         }
-        let row: usize = std::str::from_utf8(digits)
-            .map_err(|_| err())?
-            .parse()
-            .map_err(|_| err())?;
+        let row: usize = std::str::from_utf8(digits).map_err(|_| err())?.parse().map_err(|_| err())?;
         if row == 0 || digits[0] == b'0' {
             return Err(err());
         }
@@ -164,11 +152,7 @@ impl FromStr for Move {
     type Err = ParsePointError;
     /// Parses `pass` (any case) or a GTP vertex.
     fn from_str(s: &str) -> Result<Move, ParsePointError> {
-        if s.eq_ignore_ascii_case("pass") {
-            Ok(Move::Pass)
-        } else {
-            Point::parse_gtp(s).map(Move::Play)
-        }
+        if s.eq_ignore_ascii_case("pass") { Ok(Move::Pass) } else { Point::parse_gtp(s).map(Move::Play) }
     }
 }
 

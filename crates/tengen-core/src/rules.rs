@@ -152,8 +152,7 @@ impl Default for Rules {
 
 impl Rules {
     /// The preset names [`Rules::preset`] accepts.
-    pub const PRESETS: [&'static str; 4] =
-        ["chinese", "chinese-simple-ko", "tromp-taylor", "japanese"];
+    pub const PRESETS: [&'static str; 4] = ["chinese", "chinese-simple-ko", "tromp-taylor", "japanese"];
 
     /// The Chinese rules: positional superko, no suicide, area counting, komi 3¾ stones, and
     /// White receives N points for N handicap stones.
@@ -171,20 +170,13 @@ impl Rules {
     /// The Chinese rules with simple ko, where a triple ko ends the game without result.
     #[must_use]
     pub const fn chinese_simple_ko() -> Rules {
-        Rules {
-            ko: KoRule::Simple,
-            ..Rules::chinese()
-        }
+        Rules { ko: KoRule::Simple, ..Rules::chinese() }
     }
 
     /// Tromp-Taylor: positional superko, suicide allowed, area counting, no handicap bonus.
     #[must_use]
     pub const fn tromp_taylor() -> Rules {
-        Rules {
-            suicide: true,
-            handicap_bonus: HandicapBonus::Zero,
-            ..Rules::chinese()
-        }
+        Rules { suicide: true, handicap_bonus: HandicapBonus::Zero, ..Rules::chinese() }
     }
 
     /// Japanese-style: simple ko, no suicide, territory counting with prisoners, komi 6.5.

@@ -89,22 +89,12 @@ impl Setup {
         let rows: Vec<(usize, Vec<char>)> = text
             .lines()
             .enumerate()
-            .map(|(i, l)| {
-                (
-                    i + 1,
-                    l.chars()
-                        .filter(|c| !c.is_whitespace() && *c != '|')
-                        .collect::<Vec<_>>(),
-                )
-            })
+            .map(|(i, l)| (i + 1, l.chars().filter(|c| !c.is_whitespace() && *c != '|').collect::<Vec<_>>()))
             .filter(|(_, r)| !r.is_empty())
             .collect();
         let size = rows.len();
         if !(2..=usize::from(MAX_SIZE)).contains(&size) {
-            return Err(SetupError::Diagram {
-                line: 1,
-                message: format!("{size} rows; a board has 2 to 25"),
-            });
+            return Err(SetupError::Diagram { line: 1, message: format!("{size} rows; a board has 2 to 25") });
         }
         let mut setup = Setup::new(size);
         for (k, (line, row)) in rows.iter().enumerate() {
@@ -150,12 +140,7 @@ impl Setup {
                 board.put_stone(p, color);
             }
         }
-        if let Some(p) = self
-            .black
-            .iter()
-            .chain(&self.white)
-            .find(|&&p| board.liberties(p) == 0)
-        {
+        if let Some(p) = self.black.iter().chain(&self.white).find(|&&p| board.liberties(p) == 0) {
             return Err(SetupError::NoLiberty(*p));
         }
         if self.handicap > self.black.len() {

@@ -93,30 +93,20 @@ impl Unconditional {
                 }
             }
         }
-        Unconditional {
-            size: board.size(),
-            status,
-        }
+        Unconditional { size: board.size(), status }
     }
 
     /// The status of `p` (undecided for a point off the board).
     #[must_use]
     pub fn status(&self, p: Point) -> Status {
-        if p.is_on(self.size as u8) {
-            self.status[p.index()]
-        } else {
-            Status::Undecided
-        }
+        if p.is_on(self.size as u8) { self.status[p.index()] } else { Status::Undecided }
     }
 }
 
 /// The points in GNU Go's row order: top row first, each from the left.
 fn scan_order(board: &Board) -> Vec<Point> {
     let n = board.size() as u8;
-    (0..n)
-        .rev()
-        .flat_map(|row| (0..n).filter_map(move |col| Point::new(col, row)))
-        .collect()
+    (0..n).rev().flat_map(|row| (0..n).filter_map(move |col| Point::new(col, row))).collect()
 }
 
 /// Plays `color` at `p` if that is legal on the board (no suicide, no ko retake).
@@ -129,12 +119,7 @@ fn try_play(board: &mut Board, p: Point, color: Color) -> bool {
 
 /// Calls `f` once per chain of `color`, at its first stone in scan order; `f` may change the
 /// board.
-fn for_each_chain(
-    board: &mut Board,
-    order: &[Point],
-    color: Color,
-    mut f: impl FnMut(&mut Board, Point),
-) {
+fn for_each_chain(board: &mut Board, order: &[Point], color: Color, mut f: impl FnMut(&mut Board, Point)) {
     let mut visited = PointSet::new();
     for &p in order {
         if board.get(p) == Some(color) && !visited.contains(p.index()) {
@@ -158,10 +143,7 @@ fn lone_pairs(board: &Board, order: &[Point], color: Color) -> PointSet {
         let alone = stones.iter().all(|s| {
             NEIGHBOURS.iter().chain(&DIAGONALS).all(|&d| {
                 let n = Point::from_index((s.index() as isize + d) as usize);
-                let (r, c) = (
-                    n.index() / crate::point::STRIDE,
-                    n.index() % crate::point::STRIDE,
-                );
+                let (r, c) = (n.index() / crate::point::STRIDE, n.index() % crate::point::STRIDE);
                 let on = (1..=board.size()).contains(&r) && (1..=board.size()).contains(&c);
                 on && (board.get(n) != Some(color) || board.same_chain(n, p))
             })
@@ -176,12 +158,7 @@ fn lone_pairs(board: &Board, order: &[Point], color: Color) -> PointSet {
 }
 
 /// The four directions, each followed by the one a quarter turn from it.
-const TURN: [isize; 4] = [
-    -(crate::point::STRIDE as isize),
-    -1,
-    crate::point::STRIDE as isize,
-    1,
-];
+const TURN: [isize; 4] = [-(crate::point::STRIDE as isize), -1, crate::point::STRIDE as isize, 1];
 
 /// A lone pair of `color` lying in the opponent's eye space as below (`a` and `b` the pair,
 /// `.` empty, `x` and `y` points where the opponent would play):
@@ -202,8 +179,7 @@ fn break_critical_seki(board: &mut Board, b: Point, color: Color) {
     for k in 0..4 {
         let up = TURN[k];
         let a = at(b, up);
-        if board.get(a) != Some(color) || !board.is_empty(at(a, up)) || !board.is_empty(at(b, -up))
-        {
+        if board.get(a) != Some(color) || !board.is_empty(at(a, up)) || !board.is_empty(at(b, -up)) {
             continue;
         }
         for right in [TURN[(k + 1) % 4], -TURN[(k + 1) % 4]] {
@@ -218,8 +194,7 @@ fn break_critical_seki(board: &mut Board, b: Point, color: Color) {
             if probe.is_empty(y) {
                 try_play(&mut probe, y, other);
             }
-            if probe.get(x) == Some(other) && probe.get(y) == Some(other) && probe.same_chain(x, y)
-            {
+            if probe.get(x) == Some(other) && probe.get(y) == Some(other) && probe.same_chain(x, y) {
                 try_play(board, at(b, -up), color);
                 return;
             }
@@ -333,12 +308,7 @@ fn unconditional_area(original: &Board, color: Color) -> PointSet {
         if a.col().abs_diff(b.col()) + a.row().abs_diff(b.row()) != 1 {
             continue;
         }
-        let key = |q: Point| {
-            (
-                liberties_if_played(&board, q, color),
-                liberties_if_played(&board, q, other),
-            )
-        };
+        let key = |q: Point| (liberties_if_played(&board, q, color), liberties_if_played(&board, q, other));
         let pick = if key(a) >= key(b) { a } else { b };
         try_play(&mut board, pick, other);
     }

@@ -12,8 +12,8 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn build() -> [[u64; AREA]; 2] {
-    let mut keys = [[0u64; AREA]; 2];
+const fn build() -> [[u64; 1024]; 2] {
+    let mut keys = [[0u64; 1024]; 2];
     let mut state = 0x7465_6e67_656e_u64; // "tengen"
     let mut color = 0;
     while color < 2 {
@@ -29,8 +29,15 @@ const fn build() -> [[u64; AREA]; 2] {
     keys
 }
 
-/// `STONE_KEYS[color][point index]`.
-pub(crate) static STONE_KEYS: [[u64; AREA]; 2] = build();
+/// `STONE_KEYS[color][point index]`, 1024 long per colour like the board's tables (only the
+/// first 729 are used).
+pub(crate) static STONE_KEYS: [[u64; 1024]; 2] = build();
 
 /// Mixed into a position's hash when White is to move (situational superko).
 pub(crate) const WHITE_TO_MOVE_KEY: u64 = splitmix64(0xdead_beef_cafe).1;
+
+/// The key of a stone of colour index `color` on padded index `point` (masked: no bounds test).
+#[inline(always)]
+pub(crate) fn key(color: usize, point: usize) -> u64 {
+    STONE_KEYS[color & 1][point & 1023]
+}

@@ -31,14 +31,7 @@ impl Gtp {
         };
         for program in &candidates {
             let spawned = Command::new(program)
-                .args([
-                    "--mode",
-                    "gtp",
-                    "--chinese-rules",
-                    "--positional-superko",
-                    "--komi",
-                    "7.5",
-                ])
+                .args(["--mode", "gtp", "--chinese-rules", "--positional-superko", "--komi", "7.5"])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())
@@ -46,11 +39,7 @@ impl Gtp {
             if let Ok(mut child) = spawned {
                 let stdin = child.stdin.take().unwrap();
                 let stdout = BufReader::new(child.stdout.take().unwrap());
-                return Gtp {
-                    child,
-                    stdin,
-                    stdout,
-                };
+                return Gtp { child, stdin, stdout };
             }
         }
         panic!(
@@ -68,21 +57,14 @@ impl Gtp {
         let mut text = String::new();
         loop {
             let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).unwrap() > 0,
-                "GNU Go closed its output"
-            );
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "GNU Go closed its output");
             if line.trim().is_empty() && !text.is_empty() {
                 break;
             }
             text.push_str(&line);
         }
         let body = text[1..].trim().to_owned();
-        if text.starts_with('=') {
-            Ok(body)
-        } else {
-            Err(body)
-        }
+        if text.starts_with('=') { Ok(body) } else { Err(body) }
     }
 
     fn ask(&mut self, command: &str) -> Result<String, String> {
@@ -105,20 +87,14 @@ fn gtp_color(c: Color) -> &'static str {
 }
 
 fn stones(game: &Game, color: Color) -> Vec<String> {
-    let mut v: Vec<String> = game
-        .board()
-        .points()
-        .filter(|&p| game.board().get(p) == Some(color))
-        .map(|p| p.to_string())
-        .collect();
+    let mut v: Vec<String> =
+        game.board().points().filter(|&p| game.board().get(p) == Some(color)).map(|p| p.to_string()).collect();
     v.sort();
     v
 }
 
 fn gnugo_stones(gtp: &mut Gtp, color: Color) -> Vec<String> {
-    let text = gtp
-        .ask(&format!("list_stones {}", gtp_color(color)))
-        .unwrap();
+    let text = gtp.ask(&format!("list_stones {}", gtp_color(color))).unwrap();
     let mut v: Vec<String> = text.split_whitespace().map(str::to_uppercase).collect();
     v.sort();
     v
@@ -147,9 +123,7 @@ fn pick(game: &Game, rng: &mut SmallRng) -> Move {
             .flat_map(|p| board.liberty_points(p))
             .collect()
     };
-    let random_point = |rng: &mut SmallRng| {
-        Point::new(rng.random_range(0..size), rng.random_range(0..size)).unwrap()
-    };
+    let random_point = |rng: &mut SmallRng| Point::new(rng.random_range(0..size), rng.random_range(0..size)).unwrap();
     match rng.random_range(0..100) {
         0..2 => Move::Pass,
         2..12 => Move::Play(random_point(rng)),
@@ -159,23 +133,13 @@ fn pick(game: &Game, rng: &mut SmallRng) -> Move {
         },
         20..55 => {
             let v = targets(1);
-            if v.is_empty() {
-                Move::Play(random_point(rng))
-            } else {
-                Move::Play(v[rng.random_range(0..v.len())])
-            }
+            if v.is_empty() { Move::Play(random_point(rng)) } else { Move::Play(v[rng.random_range(0..v.len())]) }
         }
         55..70 => {
             let v = targets(2);
-            if v.is_empty() {
-                Move::Play(random_point(rng))
-            } else {
-                Move::Play(v[rng.random_range(0..v.len())])
-            }
+            if v.is_empty() { Move::Play(random_point(rng)) } else { Move::Play(v[rng.random_range(0..v.len())]) }
         }
-        _ => board
-            .random_playout_move(me, rng)
-            .map_or(Move::Pass, Move::Play),
+        _ => board.random_playout_move(me, rng).map_or(Move::Pass, Move::Play),
     }
 }
 
@@ -189,12 +153,7 @@ fn compare_legality(game: &Game, gtp: &mut Gtp, tally: &mut Tally, context: &str
     for &p in &points {
         let theirs = gtp.read().unwrap() == "1";
         let ours = game.check(me, Move::Play(p)).is_ok();
-        assert_eq!(
-            ours,
-            theirs,
-            "{context}: legality of {me} {p}: tengen {ours}, GNU Go {theirs}\n{}",
-            game.board()
-        );
+        assert_eq!(ours, theirs, "{context}: legality of {me} {p}: tengen {ours}, GNU Go {theirs}\n{}", game.board());
         tally.legality_checks += 1;
     }
 }
@@ -214,10 +173,7 @@ fn play_games(size: usize, games: usize, seed: u64) -> Tally {
             attempts += 1;
             let color = game.to_move();
             let mv = pick(&game, &mut rng);
-            let context = format!(
-                "{size}x{size} game {g} (seed {seed}) move {}",
-                game.moves().len() + 1
-            );
+            let context = format!("{size}x{size} game {g} (seed {seed}) move {}", game.moves().len() + 1);
             let captures_before = game.board().captures(color);
             let ours = game.play(mv);
             let theirs = gtp.ask(&format!("play {} {mv}", gtp_color(color)));
@@ -260,26 +216,14 @@ fn play_games(size: usize, games: usize, seed: u64) -> Tally {
 
 #[test]
 fn agrees_with_gnugo_on_stones_and_legality() {
-    let total: usize = std::env::var("TENGEN_GNUGO_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    let seed: u64 = std::env::var("TENGEN_GNUGO_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2026);
+    let total: usize = std::env::var("TENGEN_GNUGO_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let seed: u64 = std::env::var("TENGEN_GNUGO_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(2026);
     // Two thirds of the games on 9×9, the rest split between 13×13 and 19×19.
-    let plan = [
-        (9, total * 2 / 3),
-        (13, total / 6),
-        (19, total - total * 2 / 3 - total / 6),
-    ];
+    let plan = [(9, total * 2 / 3), (13, total / 6), (19, total - total * 2 / 3 - total / 6)];
     let handles: Vec<_> = plan
         .into_iter()
         .enumerate()
-        .map(|(k, (size, games))| {
-            std::thread::spawn(move || (size, play_games(size, games, seed + k as u64)))
-        })
+        .map(|(k, (size, games))| std::thread::spawn(move || (size, play_games(size, games, seed + k as u64))))
         .collect();
     let mut sum = Tally::default();
     for h in handles {
@@ -296,9 +240,6 @@ fn agrees_with_gnugo_on_stones_and_legality() {
     assert_eq!(sum.games, total);
     // The bias must really reach captures, kos and refused moves, or the test proves little.
     assert!(sum.captures > sum.games, "too few captures: {sum:?}");
-    assert!(
-        sum.ko_captures > sum.games / 10,
-        "too few ko captures: {sum:?}"
-    );
+    assert!(sum.ko_captures > sum.games / 10, "too few ko captures: {sum:?}");
     assert!(sum.refused > sum.games, "too few refused moves: {sum:?}");
 }

@@ -27,11 +27,7 @@ fn reference_legal(
     if played.suicided > 0 && !game.rules().suicide {
         return false;
     }
-    assert_eq!(
-        board.hash_after(p, color),
-        after.hash(),
-        "hash_after({p}) differs from the hash after playing"
-    );
+    assert_eq!(board.hash_after(p, color), after.hash(), "hash_after({p}) differs from the hash after playing");
     let ko = played.captured == 1 && before_last == Some(after.hash());
     match game.rules().ko {
         KoRule::Simple => !ko,
@@ -63,17 +59,9 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
         let color = game.to_move();
         if step % check_legality_every == 0 {
             let legal: Vec<Point> = game.legal_points(color);
-            let reference: Vec<Point> = all
-                .iter()
-                .copied()
-                .filter(|&p| reference_legal(&game, color, p, &history, before_last))
-                .collect();
-            assert_eq!(
-                legal,
-                reference,
-                "legal points differ at step {step}\n{}",
-                game.board()
-            );
+            let reference: Vec<Point> =
+                all.iter().copied().filter(|&p| reference_legal(&game, color, p, &history, before_last)).collect();
+            assert_eq!(legal, reference, "legal points differ at step {step}\n{}", game.board());
         }
         // Undo now and then, and compare with the snapshot.
         if !snapshots.is_empty() && rng.random_ratio(1, 25) {
@@ -83,11 +71,7 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
             assert_eq!(game.to_move(), to_move);
             assert_eq!(game.phase(), Phase::Playing);
             game.board().check_consistency().unwrap();
-            placed = game
-                .moves()
-                .iter()
-                .filter(|(_, m)| matches!(m, Move::Play(_)))
-                .count() as i64;
+            placed = game.moves().iter().filter(|(_, m)| matches!(m, Move::Play(_))).count() as i64;
             history = h;
             before_last = bl;
             continue;
@@ -95,36 +79,22 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
         let mv = match rng.random_range(0..100) {
             0..3 => Move::Pass,
             // Garbage: any point of the padded range, on the board or not.
-            3..30 => {
-                Move::Play(Point::new(rng.random_range(0..25), rng.random_range(0..25)).unwrap())
-            }
+            3..30 => Move::Play(Point::new(rng.random_range(0..25), rng.random_range(0..25)).unwrap()),
             // Prefer captures and ataris to reach kos and snapbacks often.
             30..60 => {
                 let pick = all.iter().copied().filter(|&p| {
                     game.board().is_empty(p)
                         && tengen_core::point::Point::new(p.col(), p.row()).is_some()
-                        && neighbours(p, size).iter().any(|&n| {
-                            game.board().get(n) == Some(!color) && game.board().liberties(n) <= 2
-                        })
+                        && neighbours(p, size)
+                            .iter()
+                            .any(|&n| game.board().get(n) == Some(!color) && game.board().liberties(n) <= 2)
                 });
                 let v: Vec<Point> = pick.collect();
-                if v.is_empty() {
-                    Move::Pass
-                } else {
-                    Move::Play(v[rng.random_range(0..v.len())])
-                }
+                if v.is_empty() { Move::Pass } else { Move::Play(v[rng.random_range(0..v.len())]) }
             }
-            _ => game
-                .board()
-                .random_playout_move(color, &mut rng)
-                .map_or(Move::Pass, Move::Play),
+            _ => game.board().random_playout_move(color, &mut rng).map_or(Move::Pass, Move::Play),
         };
-        let snapshot = (
-            game.board().clone(),
-            game.to_move(),
-            history.clone(),
-            before_last,
-        );
+        let snapshot = (game.board().clone(), game.to_move(), history.clone(), before_last);
         let moves_before = game.moves().len();
         match game.play(mv) {
             Ok(()) => {
@@ -138,27 +108,15 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
                 snapshots.push(snapshot);
             }
             Err(_) => {
-                assert_eq!(
-                    game.board(),
-                    &snapshot.0,
-                    "a refused move {mv} changed the board"
-                );
+                assert_eq!(game.board(), &snapshot.0, "a refused move {mv} changed the board");
                 assert_eq!(game.moves().len(), moves_before);
                 assert_eq!(game.to_move(), color);
             }
         }
-        game.board()
-            .check_consistency()
-            .unwrap_or_else(|e| panic!("step {step}, after {mv}: {e}\n{}", game.board()));
-        let on_board = (game.board().stone_count(Color::Black)
-            + game.board().stone_count(Color::White)) as i64;
-        let removed =
-            i64::from(game.board().captures(Color::Black) + game.board().captures(Color::White));
-        assert_eq!(
-            placed - removed,
-            on_board,
-            "stones placed − captured ≠ stones on the board"
-        );
+        game.board().check_consistency().unwrap_or_else(|e| panic!("step {step}, after {mv}: {e}\n{}", game.board()));
+        let on_board = (game.board().stone_count(Color::Black) + game.board().stone_count(Color::White)) as i64;
+        let removed = i64::from(game.board().captures(Color::Black) + game.board().captures(Color::White));
+        assert_eq!(placed - removed, on_board, "stones placed − captured ≠ stones on the board");
         match game.phase() {
             Phase::Playing => {}
             Phase::Counting => game.resume().unwrap(),
@@ -170,11 +128,7 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
                 assert_eq!(game.to_move(), to_move);
                 history = h;
                 before_last = bl;
-                placed = game
-                    .moves()
-                    .iter()
-                    .filter(|(_, m)| matches!(m, Move::Play(_)))
-                    .count() as i64;
+                placed = game.moves().iter().filter(|(_, m)| matches!(m, Move::Play(_))).count() as i64;
             }
         }
     }
@@ -194,14 +148,8 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         Just(Rules::chinese()),
         Just(Rules::chinese_simple_ko()),
         Just(Rules::tromp_taylor()),
-        Just(Rules {
-            ko: KoRule::Situational,
-            ..Rules::chinese()
-        }),
-        Just(Rules {
-            ko: KoRule::Situational,
-            ..Rules::tromp_taylor()
-        }),
+        Just(Rules { ko: KoRule::Situational, ..Rules::chinese() }),
+        Just(Rules { ko: KoRule::Situational, ..Rules::tromp_taylor() }),
     ]
 }
 
@@ -232,11 +180,7 @@ fn twenty_thousand_seeded_moves_on_odd_sizes() {
 #[test]
 fn tiny_boards_many_seeds() {
     for seed in 0..300 {
-        let rules = if seed % 3 == 0 {
-            Rules::tromp_taylor()
-        } else {
-            Rules::chinese()
-        };
+        let rules = if seed % 3 == 0 { Rules::tromp_taylor() } else { Rules::chinese() };
         random_game(2 + (seed as usize % 3), rules, seed, 120, 1);
     }
 }

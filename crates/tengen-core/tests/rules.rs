@@ -5,9 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use tengen_core::count::{Owner, area_owners, territory_owners};
-use tengen_core::{
-    Color, Game, IllegalMove, Move, Outcome, Phase, PlayError, Point, Rules, Scoring, Setup,
-};
+use tengen_core::{Color, Game, IllegalMove, Move, Outcome, Phase, PlayError, Point, Rules, Scoring, Setup};
 
 /// The state of one case while its script runs.
 struct Case {
@@ -18,22 +16,15 @@ struct Case {
 }
 
 fn parse_points(words: &[&str]) -> Result<Vec<Point>, String> {
-    words
-        .iter()
-        .map(|w| w.parse::<Point>().map_err(|e| e.to_string()))
-        .collect()
+    words.iter().map(|w| w.parse::<Point>().map_err(|e| e.to_string())).collect()
 }
 
 fn parse_color(w: Option<&&str>) -> Result<Color, String> {
-    w.ok_or("missing colour")?
-        .parse::<Color>()
-        .map_err(|e| e.to_string())
+    w.ok_or("missing colour")?.parse::<Color>().map_err(|e| e.to_string())
 }
 
 fn parse_move(w: Option<&&str>) -> Result<Move, String> {
-    w.ok_or("missing move")?
-        .parse::<Move>()
-        .map_err(|e| e.to_string())
+    w.ok_or("missing move")?.parse::<Move>().map_err(|e| e.to_string())
 }
 
 fn reason(e: &PlayError) -> &'static str {
@@ -68,12 +59,7 @@ fn ascii(game: &Game) -> String {
 
 fn normalise(rows: &[&str]) -> String {
     rows.iter()
-        .map(|r| {
-            r.split_whitespace()
-                .map(|t| t.replace('+', "."))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(|r| r.split_whitespace().map(|t| t.replace('+', ".")).collect::<Vec<_>>().join(" "))
         .map(|r| r + "\n")
         .collect()
 }
@@ -91,24 +77,11 @@ impl Case {
     /// Runs one command with the diagram lines that follow it (if any).
     fn run(&mut self, words: &[&str], rows: &[&str]) -> Result<(), String> {
         let expect_eq = |what: &str, got: String, want: String| {
-            if got == want {
-                Ok(())
-            } else {
-                Err(format!("{what}: got {got:?}, expected {want:?}"))
-            }
+            if got == want { Ok(()) } else { Err(format!("{what}: got {got:?}, expected {want:?}")) }
         };
         match words[0] {
-            "rules" => {
-                self.rules =
-                    Rules::preset(words.get(1).ok_or("rules NAME")?).map_err(|e| e.to_string())?
-            }
-            "komi" => {
-                self.rules.komi = words
-                    .get(1)
-                    .ok_or("komi K")?
-                    .parse()
-                    .map_err(|e| format!("{e}"))?
-            }
+            "rules" => self.rules = Rules::preset(words.get(1).ok_or("rules NAME")?).map_err(|e| e.to_string())?,
+            "komi" => self.rules.komi = words.get(1).ok_or("komi K")?.parse().map_err(|e| format!("{e}"))?,
             "ko" => {
                 self.rules.ko = match *words.get(1).ok_or("ko RULE")? {
                     "positional" => tengen_core::KoRule::Positional,
@@ -117,13 +90,7 @@ impl Case {
                     other => return Err(format!("unknown ko rule {other}")),
                 }
             }
-            "handicap" => {
-                self.handicap = words
-                    .get(1)
-                    .ok_or("handicap N")?
-                    .parse()
-                    .map_err(|_| "handicap N")?
-            }
+            "handicap" => self.handicap = words.get(1).ok_or("handicap N")?.parse().map_err(|_| "handicap N")?,
             "board" => {
                 let mut setup = Setup::from_ascii(&rows.join("\n")).map_err(|e| e.to_string())?;
                 setup.rules = self.rules;
@@ -134,25 +101,13 @@ impl Case {
                 self.game = Some(Game::try_from(setup).map_err(|e| e.to_string())?);
             }
             "fixed_handicap" => {
-                let n = words
-                    .get(2)
-                    .ok_or("fixed_handicap SIZE N")?
-                    .parse()
-                    .map_err(|_| "N")?;
-                let size = words
-                    .get(1)
-                    .ok_or("fixed_handicap SIZE N")?
-                    .parse()
-                    .map_err(|_| "SIZE")?;
-                self.game = Some(
-                    Game::with_fixed_handicap(size, self.rules, n).map_err(|e| e.to_string())?,
-                );
+                let n = words.get(2).ok_or("fixed_handicap SIZE N")?.parse().map_err(|_| "N")?;
+                let size = words.get(1).ok_or("fixed_handicap SIZE N")?.parse().map_err(|_| "SIZE")?;
+                self.game = Some(Game::with_fixed_handicap(size, self.rules, n).map_err(|e| e.to_string())?);
             }
             "play" => {
                 let (c, m) = (parse_color(words.get(1))?, parse_move(words.get(2))?);
-                self.game()?
-                    .play_as(c, m)
-                    .map_err(|e| format!("play {c} {m}: {e}"))?;
+                self.game()?.play_as(c, m).map_err(|e| format!("play {c} {m}: {e}"))?;
             }
             "illegal" => {
                 let (c, m) = (parse_color(words.get(1))?, parse_move(words.get(2))?);
@@ -161,11 +116,7 @@ impl Case {
                 let before = (ascii(game), game.moves().len(), game.to_move());
                 match game.play_as(c, m) {
                     Ok(()) => return Err(format!("{c} {m} was accepted, expected {want}")),
-                    Err(e) => expect_eq(
-                        &format!("reason for {c} {m}"),
-                        reason(&e).to_owned(),
-                        (*want).to_owned(),
-                    )?,
+                    Err(e) => expect_eq(&format!("reason for {c} {m}"), reason(&e).to_owned(), (*want).to_owned())?,
                 }
                 if before != (ascii(game), game.moves().len(), game.to_move()) {
                     return Err(format!("refused move {c} {m} changed the game"));
@@ -173,9 +124,7 @@ impl Case {
             }
             "legal" => {
                 let (c, m) = (parse_color(words.get(1))?, parse_move(words.get(2))?);
-                self.game()?
-                    .check(c, m)
-                    .map_err(|e| format!("{c} {m} should be legal: {e}"))?;
+                self.game()?.check(c, m).map_err(|e| format!("{c} {m} should be legal: {e}"))?;
             }
             "undo" => {
                 self.game()?.undo().map_err(|e| e.to_string())?;
@@ -188,19 +137,11 @@ impl Case {
             "captures" => {
                 let c = parse_color(words.get(1))?;
                 let got = self.game()?.board().captures(c).to_string();
-                expect_eq(
-                    &format!("captures by {c}"),
-                    got,
-                    (*words.get(2).ok_or("captures C N")?).to_owned(),
-                )?;
+                expect_eq(&format!("captures by {c}"), got, (*words.get(2).ok_or("captures C N")?).to_owned())?;
             }
             "to_move" => {
                 let got = self.game()?.to_move().to_string();
-                expect_eq(
-                    "to move",
-                    got,
-                    (*words.get(1).ok_or("to_move C")?).to_owned(),
-                )?;
+                expect_eq("to move", got, (*words.get(1).ok_or("to_move C")?).to_owned())?;
             }
             "phase" => {
                 let got = match self.game()?.phase() {
@@ -208,11 +149,7 @@ impl Case {
                     Phase::Counting => "counting",
                     Phase::Ended(_) => "ended",
                 };
-                expect_eq(
-                    "phase",
-                    got.to_owned(),
-                    (*words.get(1).ok_or("phase P")?).to_owned(),
-                )?;
+                expect_eq("phase", got.to_owned(), (*words.get(1).ok_or("phase P")?).to_owned())?;
             }
             "resume" => self.game()?.resume().map_err(|e| e.to_string())?,
             "dead" => self.dead = parse_points(&words[1..])?,
@@ -222,11 +159,7 @@ impl Case {
             }
             "result" | "result_zh" => {
                 let outcome: Outcome = self.game()?.outcome().ok_or("the game has not ended")?;
-                let got = if words[0] == "result" {
-                    outcome.result_points()
-                } else {
-                    outcome.result_zh()
-                };
+                let got = if words[0] == "result" { outcome.result_points() } else { outcome.result_zh() };
                 expect_eq(words[0], got, words[1..].join(" "))?;
             }
             "count" => {
@@ -244,11 +177,7 @@ impl Case {
             "threshold" => {
                 let s = self.score()?;
                 let got = tengen_core::count::quarters_text(s.black_threshold(), false);
-                expect_eq(
-                    "black's threshold",
-                    got,
-                    (*words.get(1).ok_or("threshold Q")?).to_owned(),
-                )?;
+                expect_eq("black's threshold", got, (*words.get(1).ok_or("threshold Q")?).to_owned())?;
             }
             "owners" => {
                 let dead = self.dead.clone();
@@ -285,10 +214,7 @@ fn takes_diagram(command: &str) -> bool {
 /// A line of a diagram: only stones, points and owner marks.
 fn is_diagram_line(line: &str) -> bool {
     let line = line.trim();
-    !line.is_empty()
-        && line
-            .chars()
-            .all(|c| c.is_whitespace() || "XxOo.+,#BW=bw-|".contains(c))
+    !line.is_empty() && line.chars().all(|c| c.is_whitespace() || "XxOo.+,#BW=bw-|".contains(c))
 }
 
 fn run_file(path: &Path) -> (usize, Vec<String>) {
@@ -306,12 +232,7 @@ fn run_file(path: &Path) -> (usize, Vec<String>) {
         if let Some(t) = line.strip_prefix("===") {
             title = t.trim().to_owned();
             cases += 1;
-            case = Some(Case {
-                rules: Rules::chinese(),
-                handicap: 0,
-                game: None,
-                dead: Vec::new(),
-            });
+            case = Some(Case { rules: Rules::chinese(), handicap: 0, game: None, dead: Vec::new() });
             continue;
         }
         if line.is_empty() {
@@ -326,20 +247,12 @@ fn run_file(path: &Path) -> (usize, Vec<String>) {
             }
         }
         let Some(c) = case.as_mut() else {
-            failures.push(format!(
-                "{}:{number}: command before the first === case",
-                path.display()
-            ));
+            failures.push(format!("{}:{number}: command before the first === case", path.display()));
             continue;
         };
         if let Err(e) = c.run(&words, &rows) {
             failures.push(format!("{}:{number} [{title}]: {e}", path.display()));
-            case = Some(Case {
-                rules: Rules::chinese(),
-                handicap: 0,
-                game: None,
-                dead: Vec::new(),
-            });
+            case = Some(Case { rules: Rules::chinese(), handicap: 0, game: None, dead: Vec::new() });
             // Skip the rest of this case.
             while i < lines.len() && !lines[i].trim_start().starts_with("===") {
                 i += 1;
@@ -352,10 +265,7 @@ fn run_file(path: &Path) -> (usize, Vec<String>) {
 #[test]
 fn rule_cases_from_data_files() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     let mut total = 0;
     let mut failures = Vec::new();
@@ -365,12 +275,7 @@ fn rule_cases_from_data_files() {
         failures.append(&mut fails);
     }
     assert!(total >= 30, "only {total} cases found in {}", dir.display());
-    assert!(
-        failures.is_empty(),
-        "{} of {total} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {total} cases failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -379,11 +284,7 @@ fn a_broken_case_is_reported() {
     let dir = std::env::temp_dir().join(format!("tengen-rules-selftest-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("bad.txt");
-    std::fs::write(
-        &f,
-        "=== wrong\nboard\n. .\n. .\nplay B A1\nexpect\n. .\n. .\n",
-    )
-    .unwrap();
+    std::fs::write(&f, "=== wrong\nboard\n. .\n. .\nplay B A1\nexpect\n. .\n. .\n").unwrap();
     let (n, failures) = run_file(&f);
     assert_eq!((n, failures.len()), (1, 1), "{failures:?}");
     std::fs::remove_dir_all(dir).unwrap();

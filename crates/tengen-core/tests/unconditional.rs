@@ -53,12 +53,8 @@ fn load(path: &Path) -> Board {
 fn agrees_with_gnugo_unconditional_tst() {
     let dir = testdata();
     let tst = dir.join("unconditional.tst");
-    let text = std::fs::read_to_string(&tst).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the shared test data must sit beside the project)",
-            tst.display()
-        )
-    });
+    let text = std::fs::read_to_string(&tst)
+        .unwrap_or_else(|e| panic!("{}: {e} (the shared test data must sit beside the project)", tst.display()));
     let mut board: Option<(Board, Unconditional)> = None;
     let mut pending: Option<(String, Point)> = None;
     let (mut total, mut agree) = (0, 0);
@@ -74,11 +70,7 @@ fn agrees_with_gnugo_unconditional_tst() {
                 continue;
             };
             // `[alive]`, a few written `[undecided` without the closing bracket.
-            let expected = expected
-                .trim()
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .trim_end_matches('*');
+            let expected = expected.trim().trim_start_matches('[').trim_end_matches(']').trim_end_matches('*');
             let (b, u) = board.as_ref().unwrap();
             let got = u.status(p).gtp_name();
             let _ = b;
@@ -95,10 +87,7 @@ fn agrees_with_gnugo_unconditional_tst() {
         }
     }
     let rate = f64::from(agree) / f64::from(total);
-    eprintln!(
-        "unconditional.tst: {agree} of {total} agree ({:.1}%)",
-        rate * 100.0
-    );
+    eprintln!("unconditional.tst: {agree} of {total} agree ({:.1}%)", rate * 100.0);
     for m in &misses {
         eprintln!("  {m}");
     }

@@ -45,10 +45,7 @@ pub fn run(bench: &Bench) -> Result<()> {
 fn playouts(args: &PlayoutArgs) -> Result<()> {
     let start = Board::new(args.size).context("bench playouts")?;
     if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
-        bail!(
-            "--seconds must be a positive number of seconds up to a day, not {}",
-            args.seconds
-        );
+        bail!("--seconds must be a positive number of seconds up to a day, not {}", args.seconds);
     }
     if !(1..=256).contains(&args.threads) {
         bail!("--threads must be 1 to 256, not {}", args.threads);
@@ -61,20 +58,11 @@ fn playouts(args: &PlayoutArgs) -> Result<()> {
             .map(|k| {
                 let start = &start;
                 let bar = &bar;
-                scope.spawn(move || {
-                    playout_loop(
-                        start,
-                        args.seed + k as u64,
-                        began + duration,
-                        (k == 0).then_some(bar),
-                    )
-                })
+                scope
+                    .spawn(move || playout_loop(start, args.seed + k as u64, began + duration, (k == 0).then_some(bar)))
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("bench thread panicked"))
-            .collect()
+        handles.into_iter().map(|h| h.join().expect("bench thread panicked")).collect()
     });
     let elapsed = began.elapsed().as_secs_f64();
     bar.finish_and_clear();
@@ -93,12 +81,7 @@ fn playouts(args: &PlayoutArgs) -> Result<()> {
 }
 
 /// Runs playouts until `deadline`; returns (playouts, stones placed).
-fn playout_loop(
-    start: &Board,
-    seed: u64,
-    deadline: Instant,
-    bar: Option<&ProgressBar>,
-) -> (u64, u64) {
+fn playout_loop(start: &Board, seed: u64, deadline: Instant, bar: Option<&ProgressBar>) -> (u64, u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut board = start.clone();
     let max_moves = 3 * (start.size() * start.size()) as u32;
@@ -113,11 +96,7 @@ fn playout_loop(
         let now = Instant::now();
         if let Some(bar) = bar {
             let left = deadline.saturating_duration_since(now).as_millis();
-            bar.set_position(
-                bar.length()
-                    .unwrap_or(0)
-                    .saturating_sub(left.try_into().unwrap_or(u64::MAX)),
-            );
+            bar.set_position(bar.length().unwrap_or(0).saturating_sub(left.try_into().unwrap_or(u64::MAX)));
         }
         if now >= deadline {
             return (playouts, moves);
@@ -129,8 +108,7 @@ fn playout_loop(
 fn progress(duration: Duration) -> ProgressBar {
     let bar = ProgressBar::new(duration.as_millis().try_into().unwrap_or(u64::MAX));
     bar.set_style(
-        ProgressStyle::with_template("{spinner} bench {elapsed}/{duration} {wide_bar}")
-            .expect("valid template"),
+        ProgressStyle::with_template("{spinner} bench {elapsed}/{duration} {wide_bar}").expect("valid template"),
     );
     bar
 }
