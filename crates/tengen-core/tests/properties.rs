@@ -43,14 +43,19 @@ fn superko_key(rules: &Rules, hash: u64, to_move: Color) -> (u64, Option<Color>)
     }
 }
 
+/// The superko keys of the positions so far.
+type History = HashSet<(u64, Option<Color>)>;
+/// The state before an accepted move: board, side to move, history, hash before the last move.
+type Snapshot = (Board, Color, History, Option<u64>);
+
 /// Plays a random game of `moves` attempts, checking every invariant after each one.
 fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legality_every: usize) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut game = Game::new(size, rules).unwrap();
-    let mut history: HashSet<(u64, Option<Color>)> = HashSet::new();
+    let mut history: History = HashSet::new();
     history.insert(superko_key(&rules, game.board().hash(), Color::Black));
     // Snapshots before each accepted move: (board, to move, history, hash before the last move).
-    let mut snapshots: Vec<(Board, Color, HashSet<(u64, Option<Color>)>, Option<u64>)> = Vec::new();
+    let mut snapshots: Vec<Snapshot> = Vec::new();
     let mut before_last: Option<u64> = None;
     let mut placed = 0i64;
     let all: Vec<Point> = game.board().points().collect();

@@ -1,0 +1,39 @@
+//! The playout hot path allocates nothing: dhat's counting allocator watches playouts and
+//! legality scans once the boards are set up.
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use tengen_core::{Board, Color};
+
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
+
+/// One test function: dhat allows one profiler at a time.
+#[test]
+fn playouts_do_not_allocate() {
+    let _profiler = dhat::Profiler::builder().testing().build();
+
+    // The counter counts (or the assertion below would prove nothing).
+    let before = dhat::HeapStats::get().total_blocks;
+    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+    assert!(dhat::HeapStats::get().total_blocks > before);
+    drop(v);
+
+    for size in [9usize, 13, 19] {
+        let start = Board::new(size).unwrap();
+        let mut board = Box::new(start.clone());
+        let mut rng = SmallRng::seed_from_u64(size as u64);
+        let before = dhat::HeapStats::get().total_blocks;
+        let mut moves = 0u64;
+        let mut legal = 0usize;
+        for _ in 0..200 {
+            board.copy_from(&start);
+            moves += u64::from(board.playout(Color::Black, &mut rng, 3 * (size * size) as u32).moves);
+            legal += board.empty_points().filter(|&p| board.is_legal(p, Color::White)).count();
+        }
+        let allocated = dhat::HeapStats::get().total_blocks - before;
+        assert!(moves > 200 * (size * size) as u64 / 2, "playouts too short to mean anything: {moves} moves");
+        assert!(legal > 0);
+        assert_eq!(allocated, 0, "{allocated} allocations in 200 playouts on {size}x{size}");
+    }
+}
