@@ -21,24 +21,30 @@ impl Board {
     /// [`Board::is_eye`]), or `None` when there is none. Never allocates.
     #[inline]
     pub fn random_playout_move<R: RngCore + ?Sized>(&self, color: Color, rng: &mut R) -> Option<Point> {
-        let n = self.empty_count();
+        let empties = self.empty_slice();
+        let n = empties.len();
         if n == 0 {
             return None;
         }
         // Lemire's multiply-shift: a uniform start index without a division.
         let start = ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize;
         let c = color as u8;
-        let ko = self.ko().filter(|&(_, k)| k == color).map_or(0, |(p, _)| p.index());
-        let empties = self.empty_slice();
-        empties[start..]
-            .iter()
-            .chain(&empties[..start])
-            .map(|&i| i as usize)
-            .find(|&p| {
-                // A point next to an empty one is legal and no eye: the usual case, one load.
-                self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c))
-            })
-            .map(Point::from_index)
+        let ko = self.ko_point_for(c);
+        let mut i = start;
+        loop {
+            let p = empties[i] as usize;
+            // A point next to an empty one is legal and no eye: the usual case, one load.
+            if self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c)) {
+                return Some(Point::from_index(p));
+            }
+            i += 1;
+            if i == n {
+                i = 0;
+            }
+            if i == start {
+                return None;
+            }
+        }
     }
 
     /// Plays random moves (by [`Board::random_playout_move`]) from `to_move` until two passes

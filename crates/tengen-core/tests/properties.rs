@@ -36,6 +36,27 @@ fn reference_legal(
     }
 }
 
+/// The playout eye by its definition: an empty point whose neighbours are all `color` (or
+/// off the board), with at most one opposing diagonal — none on the edge.
+fn reference_eye(board: &Board, p: Point, color: Color) -> bool {
+    let size = board.size() as i32;
+    let at = |dc: i32, dr: i32| {
+        let (c, r) = (i32::from(p.col()) + dc, i32::from(p.row()) + dr);
+        (c >= 0 && r >= 0 && c < size && r < size).then(|| board.get(Point::new(c as u8, r as u8).unwrap()))
+    };
+    if board.get(p).is_some() {
+        return false;
+    }
+    let orthogonal = [(0, 1), (0, -1), (1, 0), (-1, 0)].map(|(c, r)| at(c, r));
+    if orthogonal.iter().any(|n| matches!(n, Some(x) if *x != Some(color))) {
+        return false;
+    }
+    let diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)].map(|(c, r)| at(c, r));
+    let opposing = diagonal.iter().filter(|d| **d == Some(Some(!color))).count();
+    let on_edge = orthogonal.iter().any(Option::is_none);
+    opposing + usize::from(on_edge) < 2
+}
+
 fn superko_key(rules: &Rules, hash: u64, to_move: Color) -> (u64, Option<Color>) {
     match rules.ko {
         KoRule::Situational => (hash, Some(to_move)),
@@ -63,6 +84,25 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
     for step in 0..moves {
         let color = game.to_move();
         if step % check_legality_every == 0 {
+            let candidates: Vec<Point> = all
+                .iter()
+                .copied()
+                .filter(|&p| game.board().is_legal(p, color) && !reference_eye(game.board(), p, color))
+                .collect();
+            match game.board().random_playout_move(color, &mut SmallRng::seed_from_u64(step as u64)) {
+                Some(p) => assert!(candidates.contains(&p), "playout move {p} is illegal or an eye at step {step}"),
+                None => assert!(candidates.is_empty(), "no playout move though {candidates:?} qualify"),
+            }
+            for &p in &all {
+                for c in Color::ALL {
+                    assert_eq!(
+                        game.board().is_eye(p, c),
+                        reference_eye(game.board(), p, c),
+                        "is_eye({p}, {c}) at step {step}\n{}",
+                        game.board()
+                    );
+                }
+            }
             let legal: Vec<Point> = game.legal_points(color);
             let reference: Vec<Point> =
                 all.iter().copied().filter(|&p| reference_legal(&game, color, p, &history, before_last)).collect();
