@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
-use rand::rngs::SmallRng;
+use rand_pcg::Pcg32;
 use tengen_core::{Board, Color};
 
 /// What to measure.
@@ -82,7 +82,7 @@ fn playouts(args: &PlayoutArgs) -> Result<()> {
 
 /// Runs playouts until `deadline`; returns (playouts, stones placed).
 fn playout_loop(start: &Board, seed: u64, deadline: Instant, bar: Option<&ProgressBar>) -> (u64, u64) {
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Pcg32::seed_from_u64(seed);
     let mut board = start.clone();
     let max_moves = 3 * (start.size() * start.size()) as u32;
     let (mut playouts, mut moves) = (0u64, 0u64);
