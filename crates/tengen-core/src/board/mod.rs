@@ -15,11 +15,16 @@
 //! - a list of empty points with each point's position in it, for O(1) updates and uniform
 //!   random choice.
 
-use std::fmt;
-
 use crate::color::Color;
-use crate::point::{AREA, DIAGONALS, MAX_SIZE, MIN_SIZE, NEIGHBOURS, Point, STRIDE};
+use crate::point::{DIAGONALS, MAX_SIZE, MIN_SIZE, NEIGHBOURS, Point, STRIDE};
 use crate::zobrist::key;
+
+mod check;
+mod display;
+mod table;
+
+pub(crate) use table::PointSet;
+use table::Table;
 
 /// Cell contents in the padded array: 0 and 1 are the colours' indices.
 const EMPTY: u8 = 2;
@@ -38,46 +43,6 @@ const NBR_PLACE: [u16; 2] = [(1u16 << 0).wrapping_sub(1 << 8), (1u16 << 4).wrapp
 #[inline]
 fn nbr_count(packed: u16, what: usize) -> u16 {
     (packed >> NBR_SHIFT[what]) & 15
-}
-
-/// A per-point table of the padded array, 1024 long so that indexing masks with `& 1023` and
-/// the compiler drops the bounds test (the padded array has 729 cells). Measured with
-/// `tengen bench playouts`: see the commit that introduced it.
-#[derive(Clone, Copy)]
-struct Table<T>([T; 1024]);
-
-impl<T: Copy> Table<T> {
-    const fn filled(value: T) -> Table<T> {
-        Table([value; 1024])
-    }
-}
-
-impl<T> std::ops::Index<usize> for Table<T> {
-    type Output = T;
-    #[inline(always)]
-    fn index(&self, i: usize) -> &T {
-        &self.0[i & 1023]
-    }
-}
-
-impl<T> std::ops::IndexMut<usize> for Table<T> {
-    #[inline(always)]
-    fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.0[i & 1023]
-    }
-}
-
-impl<T> std::ops::Deref for Table<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        &self.0
-    }
-}
-
-impl<T> std::ops::DerefMut for Table<T> {
-    fn deref_mut(&mut self) -> &mut [T] {
-        &mut self.0
-    }
 }
 
 /// Per-chain counters, kept at the chain's head: 4 bytes.
@@ -788,89 +753,6 @@ impl Board {
             self.chains[self.head[n] as usize].add_lib();
         }
     }
-
-    /// Checks every incremental structure against one recomputed from the cells alone: the
-    /// chains, their pseudo-liberty counters, the empty list and the hash.
-    ///
-    /// # Errors
-    /// A description of the first difference.
-    pub fn check_consistency(&self) -> Result<(), String> {
-        let mut hash = 0;
-        let mut empties = 0;
-        for i in 0..crate::point::AREA {
-            let p = Point::from_index(i);
-            let (row, col) = (i / STRIDE, i % STRIDE);
-            let on = (1..=self.size as usize).contains(&row) && (1..=self.size as usize).contains(&col);
-            let cell = self.cells[i];
-            if on != (cell != BORDER) {
-                return Err(format!("cell {i} is {cell}, on board: {on}"));
-            }
-            if on && self.nbr[i] != self.expected_nbr(i) {
-                return Err(format!(
-                    "neighbour counts of {p} are {:#x}, recomputed {:#x}",
-                    self.nbr[i],
-                    self.expected_nbr(i)
-                ));
-            }
-            if cell == EMPTY {
-                empties += 1;
-                let at = self.empty_at[i] as usize;
-                if at >= self.n_empty as usize || self.empties[at] as usize != i {
-                    return Err(format!("{p} is missing from the empty list"));
-                }
-            } else if cell < EMPTY {
-                hash ^= key(cell as usize, i);
-            }
-        }
-        for c in Color::ALL {
-            let counted = self.points().filter(|&p| self.get(p) == Some(c)).count();
-            if counted != self.stone_count(c) {
-                return Err(format!("{counted} {c} stones, counter says {}", self.stone_count(c)));
-            }
-        }
-        if empties != self.n_empty as usize {
-            return Err(format!("{empties} empty points, list says {}", self.n_empty));
-        }
-        if hash != self.hash {
-            return Err("incremental hash differs from the recomputed one".into());
-        }
-        // Chains: flood fill from each stone, compare membership and counters.
-        let mut done = PointSet::new();
-        for p in self.points() {
-            let i = p.index();
-            let c = self.cells[i];
-            if c >= EMPTY || done.contains(i) {
-                continue;
-            }
-            let mut stack = vec![i];
-            done.insert(i);
-            let mut expect = ChainInfo::default();
-            let h = self.head[i];
-            while let Some(s) = stack.pop() {
-                if self.head[s] != h {
-                    return Err(format!("{} and {} are connected but have different heads", p, Point::from_index(s)));
-                }
-                expect.size += 1;
-                for d in NEIGHBOURS {
-                    let n = (s as isize + d) as usize;
-                    if self.cells[n] == EMPTY {
-                        expect.add_lib();
-                    } else if self.cells[n] == c && done.insert(n) {
-                        stack.push(n);
-                    }
-                }
-            }
-            let got = self.chains[h as usize];
-            if got != expect {
-                return Err(format!("chain at {p}: counters {got:?}, recomputed {expect:?}"));
-            }
-            let walked = self.chain(p).count();
-            if walked != expect.size as usize {
-                return Err(format!("chain at {p}: list has {walked} stones, flood fill {}", expect.size));
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The stones of one chain, from [`Board::chain`].
@@ -892,81 +774,5 @@ impl Iterator for ChainStones<'_> {
             self.current = 0;
         }
         Some(Point::from_index(p))
-    }
-}
-
-/// A set of points as a fixed bit array: for walks that must not allocate.
-#[derive(Clone)]
-pub(crate) struct PointSet([u64; AREA.div_ceil(64)]);
-
-impl PointSet {
-    pub(crate) const fn new() -> PointSet {
-        PointSet([0; AREA.div_ceil(64)])
-    }
-
-    /// Adds `i`; true when it was not there.
-    #[inline]
-    pub(crate) fn insert(&mut self, i: usize) -> bool {
-        let (w, b) = (i / 64, 1u64 << (i % 64));
-        let new = self.0[w] & b == 0;
-        self.0[w] |= b;
-        new
-    }
-
-    #[inline]
-    pub(crate) fn contains(&self, i: usize) -> bool {
-        self.0[i / 64] & (1u64 << (i % 64)) != 0
-    }
-}
-
-impl PartialEq for Board {
-    /// Two boards are equal when they have the same size, stones, ko ban and capture counts.
-    fn eq(&self, other: &Board) -> bool {
-        self.size == other.size
-            && self.hash == other.hash
-            && self.ko() == other.ko()
-            && self.captures == other.captures
-            && self.points().all(|p| self.get(p) == other.get(p))
-    }
-}
-
-impl Eq for Board {}
-
-impl fmt::Display for Board {
-    /// The board as text, top row first, with GTP coordinates: `X` Black, `O` White, `+` star
-    /// points, `.` other empty points.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let size = self.size;
-        let letters = || (0..size).map(|c| Point::new(c, 0).map_or('?', Point::column_letter));
-        write!(f, "   ")?;
-        for l in letters() {
-            write!(f, " {l}")?;
-        }
-        writeln!(f)?;
-        for row in (0..size).rev() {
-            write!(f, "{:>3}", row + 1)?;
-            for col in 0..size {
-                let p = Point::new(col, row).expect("on board");
-                let ch = match self.get(p) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None if crate::handicap::is_star_point(size as usize, p) => '+',
-                    None => '.',
-                };
-                write!(f, " {ch}")?;
-            }
-            writeln!(f, " {}", row + 1)?;
-        }
-        write!(f, "   ")?;
-        for l in letters() {
-            write!(f, " {l}")?;
-        }
-        writeln!(f)
-    }
-}
-
-impl fmt::Debug for Board {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
     }
 }
