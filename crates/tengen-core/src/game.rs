@@ -469,3 +469,65 @@ impl TryFrom<Setup> for Game {
         Ok(game)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Komi;
+
+    fn at(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn turn_order_is_checked_when_asked() {
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        assert_eq!(game.check_turn(Color::White, Move::Play(at("E5"))), Err(PlayError::NotYourTurn(Color::Black)));
+        assert_eq!(game.check_turn(Color::Black, Move::Play(at("E5"))), Ok(()));
+        assert_eq!(game.legal_points(Color::Black).len(), 81);
+    }
+
+    #[test]
+    fn handicap_placement_rules() {
+        let mut game = Game::with_fixed_handicap(19, Rules::chinese(), 4).unwrap();
+        assert_eq!((game.to_move(), game.handicap()), (Color::White, 4));
+        assert_eq!(game.board().stone_count(Color::Black), 4);
+        assert_eq!(game.set_handicap(&[at("A1"), at("B2")]), Err(HandicapError::NotAtStart));
+        game.play(Move::Play(at("K10"))).unwrap();
+        assert_eq!(game.undo(), Ok(Move::Play(at("K10"))));
+        assert_eq!(game.undo(), Err(PlayError::NothingToUndo));
+        assert_eq!(game.board().stone_count(Color::Black), 4, "undo keeps the handicap stones");
+
+        let free = Game::with_handicap(9, Rules::chinese(), &[at("A1"), at("J9"), at("E5")]).unwrap();
+        assert_eq!(free.handicap(), 3);
+        assert!(Game::with_handicap(9, Rules::chinese(), &[at("A1")]).is_err());
+        assert_eq!(
+            Game::with_handicap(9, Rules::chinese(), &[at("A1"), at("A1")]).unwrap_err(),
+            HandicapError::BadPoint(at("A1"))
+        );
+        assert!(Game::with_fixed_handicap(9, Rules::chinese(), 10).is_err());
+    }
+
+    #[test]
+    fn changing_the_rules_keeps_the_moves() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        game.play(Move::Play(at("E5"))).unwrap();
+        game.play(Move::Pass).unwrap();
+        game.set_rules(Rules { komi: Komi::ZERO, ..Rules::chinese() });
+        assert_eq!(game.moves().len(), 2);
+        assert_eq!(game.board().get(at("E5")), Some(Color::Black));
+        assert_eq!(game.score(&[]).result_points(), "B+81");
+    }
+
+    #[test]
+    fn outcomes_in_points_and_in_chinese() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        assert_eq!(game.lose_on_time(Color::Black).result_points(), "W+T");
+        assert_eq!(game.outcome().unwrap().result_zh(), "黑超时负");
+        assert_eq!(game.play(Move::Pass), Err(PlayError::NotPlaying));
+        assert_eq!(game.forfeit(Color::White).result_points(), "B+F");
+        assert_eq!(game.outcome().unwrap().result_zh(), "白判负");
+        assert_eq!(game.outcome().unwrap().winner(), Some(Color::Black));
+        assert_eq!(game.finish(&[]), Err(PlayError::NotCounting));
+    }
+}

@@ -149,3 +149,38 @@ impl Setup {
         Ok(board)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+
+    fn at(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn every_invalid_setup_is_refused_with_its_reason() {
+        assert!(matches!(Game::try_from(Setup::new(1)), Err(SetupError::Size(_))));
+        assert!(matches!(Game::try_from(Setup::new(26)), Err(SetupError::Size(_))));
+        let off = Setup { black: vec![at("J9")], ..Setup::new(5) };
+        assert_eq!(Game::try_from(off).unwrap_err(), SetupError::OffBoard(at("J9"), 5));
+        let twice = Setup { black: vec![at("A1")], white: vec![at("A1")], ..Setup::new(5) };
+        assert_eq!(Game::try_from(twice).unwrap_err(), SetupError::Duplicate(at("A1")));
+        let dead = Setup { black: vec![at("A1")], white: vec![at("A2"), at("B1")], ..Setup::new(5) };
+        assert_eq!(Game::try_from(dead).unwrap_err(), SetupError::NoLiberty(at("A1")));
+        let handicap = Setup { black: vec![at("C3")], handicap: 2, ..Setup::new(5) };
+        assert_eq!(Game::try_from(handicap).unwrap_err(), SetupError::Handicap(2, 1));
+    }
+
+    #[test]
+    fn diagrams_report_the_line() {
+        let err = Setup::from_ascii(". .\n. . .\n").unwrap_err();
+        assert!(matches!(err, SetupError::Diagram { line: 2, .. }), "{err:?}");
+        let err = Setup::from_ascii(". .\n. Z\n").unwrap_err();
+        assert!(matches!(err, SetupError::Diagram { line: 2, .. }), "{err:?}");
+        assert!(Setup::from_ascii(".\n").is_err());
+        let s = Setup::from_ascii("|X .|\n|. O|\n").unwrap();
+        assert_eq!((s.black, s.white), (vec![at("A2")], vec![at("B1")]));
+    }
+}
