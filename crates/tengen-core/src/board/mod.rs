@@ -3,15 +3,16 @@
 //! This is the hot path of the whole system. It knows only *simple* ko and no history; the
 //! [`Game`](crate::Game) that owns it adds superko, passes, turns and the end of the game.
 //!
-//! Representation (measured, see `benches/board.rs`):
+//! Representation (measured with `tengen bench playouts` and callgrind; see ARCHITECTURE.md):
 //! - a padded array of 27 × 27 cells, so that neighbours are at constant offsets whatever the
-//!   board size, and border cells stop every walk without bounds tests;
+//!   board size and border cells stop every walk; per-point tables are 1024 long and indexed
+//!   with `& 1023`, so the compiler drops bounds tests without `unsafe`;
 //! - chains as circular linked lists of stones (`next`), each stone naming its chain's head
 //!   (`head`); merging relabels the smaller chain;
-//! - per chain, *pseudo-liberties*: the number of (stone, adjacent empty point) pairs, with the
-//!   sum and the sum of squares of those points. The count is zero exactly when the chain has no
-//!   liberty, and `count · Σp² = (Σp)²` exactly when all pairs name one point, i.e. the chain is
-//!   in atari — both tests in O(1), with no liberty sets to maintain;
+//! - per chain, the number of *pseudo-liberties*, (stone, adjacent empty point) pairs: zero
+//!   exactly when the chain has no liberty; whether an empty point is a chain's last liberty is
+//!   exact from the count too (see `Board::touching`);
+//! - per point, packed counts of the neighbouring Black stones, White stones and empty points;
 //! - a list of empty points with each point's position in it, for O(1) updates and uniform
 //!   random choice.
 
