@@ -1,0 +1,11 @@
+#![doc = include_str!("../README.md")]
+
+mod info;
+mod record;
+mod replay;
+mod write;
+
+pub use info::{GameInfo, InfoError, komi_from_sgf};
+pub use record::{ReadError, Record};
+pub use replay::{IllegalMoves, Problem, Replay, ReplayError};
+pub use write::write_game;

@@ -1,0 +1,185 @@
+//! A game record: one SGF game tree, as `sgf-parse` reads it.
+
+use sgf_parse::go::Prop;
+use sgf_parse::{GameTree, ParseOptions, SgfNode};
+
+/// Why a text could not be read as SGF.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// The text is not SGF at all, or broken beyond repair.
+    #[error("not readable as SGF: {0}")]
+    Syntax(String),
+    /// A game tree of another game than Go (`GM` other than 1).
+    #[error("game tree {index} is not a Go game (GM[{game}])")]
+    NotGo {
+        /// 0-based index of the tree in the file.
+        index: usize,
+        /// The `GM` value found.
+        game: String,
+    },
+    /// The file holds no game tree.
+    #[error("the file holds no game (an SGF game starts with \"(;\")")]
+    Empty,
+}
+
+/// Whether a game tree starts somewhere in the text: `(` then `;`, white space between
+/// allowed. (In its lenient mode, `sgf-parse` reads any text, even an empty one, as a game.)
+fn has_game_tree(text: &str) -> bool {
+    text.match_indices('(').any(|(i, _)| text[i + 1..].trim_start().starts_with(';'))
+}
+
+/// One game of an SGF file: the root node and its tree of variations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    root: SgfNode<Prop>,
+}
+
+impl Record {
+    /// Reads every game of an SGF collection, tolerantly: what `sgf-parse` can make sense of
+    /// is kept (its lenient mode stops at a syntax error and keeps what came before it).
+    ///
+    /// # Errors
+    /// [`ReadError`] when nothing readable is there, or a tree is not a Go game.
+    pub fn read_all(text: &str) -> Result<Vec<Record>, ReadError> {
+        if !has_game_tree(text) {
+            return Err(ReadError::Empty);
+        }
+        let options = ParseOptions { lenient: true, ..ParseOptions::default() };
+        let trees = sgf_parse::parse_with_options(text, &options).map_err(|e| ReadError::Syntax(e.to_string()))?;
+        if trees.is_empty() {
+            return Err(ReadError::Empty);
+        }
+        trees
+            .into_iter()
+            .enumerate()
+            .map(|(index, tree)| match tree {
+                GameTree::GoGame(root) => Ok(Record { root }),
+                GameTree::Unknown(root) => {
+                    let game = root
+                        .get_property("GM")
+                        .map(|p| p.to_string().trim_start_matches("GM[").trim_end_matches(']').to_owned())
+                        .unwrap_or_default();
+                    Err(ReadError::NotGo { index, game })
+                }
+            })
+            .collect()
+    }
+
+    /// Reads the first game of an SGF text (see [`Record::read_all`]).
+    ///
+    /// # Errors
+    /// As [`Record::read_all`].
+    pub fn read(text: &str) -> Result<Record, ReadError> {
+        Record::read_all(text)?.into_iter().next().ok_or(ReadError::Empty)
+    }
+
+    /// A record from a root node built elsewhere.
+    #[must_use]
+    pub fn from_root(root: SgfNode<Prop>) -> Record {
+        Record { root }
+    }
+
+    /// The root node.
+    #[must_use]
+    pub fn root(&self) -> &SgfNode<Prop> {
+        &self.root
+    }
+
+    /// The nodes of the main line (the first child at every branch), root first.
+    pub fn main_line(&self) -> impl Iterator<Item = &SgfNode<Prop>> {
+        self.root.main_variation()
+    }
+
+    /// The record as SGF text, variations and unknown properties included.
+    ///
+    /// Written here rather than by `sgf-parse`'s serializer, which leaves `]` and `\\`
+    /// unescaped in the values of unknown properties, lists points in hash order and writes
+    /// coordinates past `z` (boards over 26 lines) wrongly: values are escaped, point lists
+    /// sorted and coordinates written `a`–`z` then `A`–`Z`, so the same record always gives
+    /// the same text.
+    #[must_use]
+    pub fn to_sgf(&self) -> String {
+        let mut out = String::from("(");
+        write_node(&self.root, &mut out);
+        out.push(')');
+        out
+    }
+}
+
+/// Appends `[value]` with `]` and `\\` escaped.
+fn push_value(out: &mut String, value: &str) {
+    out.push('[');
+    for ch in value.chars() {
+        if ch == ']' || ch == '\\' {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push(']');
+}
+
+/// The SGF letter of a coordinate: `a`–`z`, then `A`–`Z`.
+fn coordinate(c: u8) -> char {
+    if c < 26 { char::from(b'a' + c) } else { char::from(b'A' + (c - 26)) }
+}
+
+fn push_points(out: &mut String, id: &str, points: &std::collections::HashSet<sgf_parse::go::Point>) {
+    let mut sorted: Vec<_> = points.iter().map(|p| (p.y, p.x)).collect();
+    sorted.sort_unstable();
+    out.push_str(id);
+    for (y, x) in sorted {
+        out.push('[');
+        out.push(coordinate(x));
+        out.push(coordinate(y));
+        out.push(']');
+    }
+}
+
+fn push_move(out: &mut String, id: &str, m: sgf_parse::go::Move) {
+    out.push_str(id);
+    out.push('[');
+    if let sgf_parse::go::Move::Move(p) = m {
+        out.push(coordinate(p.x));
+        out.push(coordinate(p.y));
+    }
+    out.push(']');
+}
+
+fn write_node(node: &SgfNode<Prop>, out: &mut String) {
+    out.push(';');
+    for prop in node.properties() {
+        match prop {
+            Prop::Unknown(id, values) | Prop::Invalid(id, values) => {
+                out.push_str(id);
+                for v in values {
+                    push_value(out, v);
+                }
+            }
+            Prop::B(m) => push_move(out, "B", *m),
+            Prop::W(m) => push_move(out, "W", *m),
+            Prop::AB(ps) => push_points(out, "AB", ps),
+            Prop::AW(ps) => push_points(out, "AW", ps),
+            Prop::AE(ps) => push_points(out, "AE", ps),
+            Prop::CR(ps) => push_points(out, "CR", ps),
+            Prop::MA(ps) => push_points(out, "MA", ps),
+            Prop::SQ(ps) => push_points(out, "SQ", ps),
+            Prop::TR(ps) => push_points(out, "TR", ps),
+            Prop::SL(ps) => push_points(out, "SL", ps),
+            Prop::DD(ps) => push_points(out, "DD", ps),
+            Prop::VW(ps) => push_points(out, "VW", ps),
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let children: Vec<_> = node.children().collect();
+    match children.as_slice() {
+        [] => {}
+        [only] => write_node(only, out),
+        many => {
+            for child in many {
+                out.push('(');
+                write_node(child, out);
+                out.push(')');
+            }
+        }
+    }
+}
