@@ -65,6 +65,28 @@ impl Record {
             .collect()
     }
 
+    /// Reads every game of an SGF file given as bytes, in whatever character set it is (see
+    /// [`decode`](crate::decode)). The records say `CA[UTF-8]` afterwards, since their text
+    /// is now Unicode and is written as UTF-8.
+    ///
+    /// # Errors
+    /// As [`Record::read_all`].
+    pub fn read_bytes(bytes: &[u8]) -> Result<(Vec<Record>, crate::Decoded), ReadError> {
+        let decoded = crate::decode(bytes);
+        let records = Record::read_all(&decoded.text)?
+            .into_iter()
+            .map(|mut r| {
+                for prop in &mut r.root.properties {
+                    if let Prop::CA(text) = prop {
+                        text.text = "UTF-8".to_owned();
+                    }
+                }
+                r
+            })
+            .collect();
+        Ok((records, decoded))
+    }
+
     /// Reads the first game of an SGF text (see [`Record::read_all`]).
     ///
     /// # Errors

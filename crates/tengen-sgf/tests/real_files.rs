@@ -76,10 +76,8 @@ fn every_edge_case_file_loads_or_fails_cleanly() {
     let (mut loaded, mut refused, mut panicked) = (0, 0, Vec::new());
     for path in &all {
         let bytes = std::fs::read(path).unwrap();
-        // Character sets other than UTF-8 are decoded by a later change; lossy for now.
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let outcome = std::panic::catch_unwind(|| match Record::read_all(&text) {
-            Ok(records) => {
+        let outcome = std::panic::catch_unwind(|| match Record::read_bytes(&bytes) {
+            Ok((records, _)) => {
                 for r in &records {
                     // What tengen can play (square boards up to 25×25) is replayed; every
                     // record survives a round trip, giant boards included.
@@ -105,4 +103,48 @@ fn every_edge_case_file_loads_or_fails_cleanly() {
     eprintln!("sgf-edge: {loaded} loaded, {refused} refused with an error, {} panicked", panicked.len());
     assert!(panicked.is_empty(), "panics on:\n{}", panicked.join("\n"));
     assert!(loaded > refused, "{loaded} loaded, {refused} refused");
+}
+
+#[test]
+fn character_sets_are_decoded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/sgf-edge");
+    // File, words its comments must contain once decoded.
+    let cases: &[(&str, &[&str])] = &[
+        ("libsgfcplusplus/encoding-chinese-gb18030.sgf", &["围棋是一种"]),
+        ("libsgfcplusplus/encoding-chinese-gbk.sgf", &["围棋是一种"]),
+        ("libsgfcplusplus/encoding-simplifiedchinese-gb2312.sgf", &["围棋"]),
+        ("libsgfcplusplus/encoding-traditionalchinese-big5.sgf", &["圍棋"]),
+        ("libsgfcplusplus/encoding-japanese-shiftjis.sgf", &["Goは古代の"]),
+        ("libsgfcplusplus/encoding-japanese-iso2022jp.sgf", &["Goは古代の"]),
+        ("libsgfcplusplus/encoding-korean-macos.sgf", &["바둑은"]),
+        ("libsgfcplusplus/encoding-cyrillic-windows.sgf", &["Го - древняя игра"]),
+        ("libsgfcplusplus/encoding-western-isolatin1.sgf", &["Ää Àà", "«»"]),
+        ("libsgfcplusplus/encoding-western-isolatin9.sgf", &["Ÿ Œœ €"]),
+        ("libsgfcplusplus/encoding-western-windowslatin1.sgf", &["Ää Àà"]),
+        ("libsgfcplusplus/encoding-western-macosroman.sgf", &["Ÿ Œœ €"]),
+        ("libsgfcplusplus/encoding-utf8-withbom.sgf", &["Go is an ancient game"]),
+        ("libsgfcplusplus/encoding-utf8-nobom.sgf", &["Go is an ancient game"]),
+        ("libsgfcplusplus/encoding-utf16-withbom.sgf", &["CA[UTF-8]"]),
+        ("libsgfcplusplus/encoding-utf16-nobom.sgf", &["CA[UTF-8]"]),
+        ("sabaki/utf16le.sgf", &["GM[1]"]),
+    ];
+    for (file, words) in cases {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let (records, decoded) = Record::read_bytes(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let text = records.iter().map(Record::to_sgf).collect::<String>();
+        for w in *words {
+            assert!(text.contains(w), "{file} ({}, {:?}): {w:?} not found", decoded.encoding.name(), decoded.source);
+        }
+        assert!(!decoded.had_errors, "{file}: undecodable bytes");
+    }
+}
+
+#[test]
+fn undeclared_legacy_text_is_detected() {
+    // GBK bytes without CA: not UTF-8, so the detector decides.
+    let bytes = "(;GM[1]C[围棋是一种古老的游戏，起源于中国。])".as_bytes();
+    let gbk = encoding_rs::GBK.encode(std::str::from_utf8(bytes).unwrap()).0.into_owned();
+    let decoded = tengen_sgf::decode(&gbk);
+    assert_eq!(decoded.source, tengen_sgf::CharsetSource::Detected);
+    assert!(decoded.text.contains("围棋是一种古老的游戏"), "{} gave {}", decoded.encoding.name(), decoded.text);
 }
