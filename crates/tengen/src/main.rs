@@ -2,6 +2,7 @@
 //! errors are one line on stderr and a non-zero exit.
 
 mod bench;
+mod score;
 
 use std::process::ExitCode;
 
@@ -20,12 +21,16 @@ enum Command {
     /// Measure the speed of the board and the search.
     #[command(subcommand)]
     Bench(bench::Bench),
+    /// Count a finished game from its SGF record: both counts in stones, the result in stones
+    /// and in points.
+    Score(score::ScoreArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(b) => bench::run(&b),
+        Command::Score(s) => score::run(&s),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,109 @@
+//! `tengen score`: count a finished game from its record.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::json;
+use tengen_core::count::{half_points_text, quarters_text};
+use tengen_core::{Color, Point, Rules, Scoring};
+use tengen_sgf::{IllegalMoves, Record};
+
+/// Options of `tengen score`.
+#[derive(Args)]
+pub struct ScoreArgs {
+    /// The game record (SGF, any character set).
+    game: PathBuf,
+    /// Dead stones: `none`, or vertices separated by commas (each marks its whole chain).
+    #[arg(long, default_value = "none")]
+    dead: String,
+    /// Count with these rules instead of the record's (`chinese`, `japanese`, …); the record's
+    /// komi is kept when it has one.
+    #[arg(long)]
+    rules: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_dead(text: &str) -> Result<Vec<Point>> {
+    if text.eq_ignore_ascii_case("none") || text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',').map(|v| v.trim().parse::<Point>().with_context(|| format!("--dead {text}"))).collect()
+}
+
+/// Counts the main line of the record and prints the result.
+pub fn run(args: &ScoreArgs) -> Result<()> {
+    let bytes = std::fs::read(&args.game).with_context(|| format!("cannot read {}", args.game.display()))?;
+    let (records, _) = Record::read_bytes(&bytes).with_context(|| args.game.display().to_string())?;
+    let record = records.into_iter().next().context("the file holds no game")?;
+    let replay = record.replay(IllegalMoves::Stop).with_context(|| args.game.display().to_string())?;
+    if let Some(problem) = replay.problems.first() {
+        bail!("{}: node {}: {}; the game cannot be counted", args.game.display(), problem.node, problem.message);
+    }
+    let mut game = replay.game;
+    if let Some(name) = &args.rules {
+        let mut rules = Rules::preset(name)?;
+        if let Some(komi) = replay.info.komi {
+            rules.komi = komi;
+        }
+        game.set_rules(rules);
+    }
+    let dead = parse_dead(&args.dead)?;
+    for &p in &dead {
+        if !game.board().contains(p) {
+            bail!("--dead {p}: not on the {0}×{0} board", game.board().size());
+        }
+        if game.board().get(p).is_none() {
+            bail!("--dead {p}: no stone there at the end of the game");
+        }
+    }
+    let score = game.score(&dead);
+    let count = |c: Color| f64::from(if c == Color::Black { score.black } else { score.white }) / 2.0;
+    let dead_names: Vec<String> = dead.iter().map(ToString::to_string).collect();
+    if args.json {
+        let object = json!({
+            "file": args.game.display().to_string(),
+            "size": game.board().size(),
+            "moves": game.moves().len(),
+            "scoring": if score.scoring == Scoring::Area { "area" } else { "territory" },
+            "komi": game.rules().komi.points(),
+            "handicap": game.handicap(),
+            "dead": dead_names,
+            "black_count": count(Color::Black),
+            "white_count": count(Color::White),
+            "black_threshold": (score.scoring == Scoring::Area).then(|| f64::from(score.black_threshold()) / 4.0),
+            "margin_points": f64::from(score.margin()) / 2.0,
+            "result": score.result_points(),
+            "result_zh": score.result_zh(),
+        });
+        println!("{object}");
+        return Ok(());
+    }
+    match score.scoring {
+        Scoring::Area => {
+            println!(
+                "Black {} stones, White {} stones (area counting; komi {} stones{}; Black needs more than {})",
+                score.count_text(Color::Black),
+                score.count_text(Color::White),
+                game.rules().komi.stones_text(),
+                if game.handicap() >= 2 { format!(", {} handicap stones", game.handicap()) } else { String::new() },
+                quarters_text(score.black_threshold(), false),
+            );
+        }
+        Scoring::Territory => {
+            println!(
+                "Black {} points, White {} points (territory and prisoners; komi {})",
+                score.count_text(Color::Black),
+                score.count_text(Color::White),
+                half_points_text(game.rules().komi.half_points()),
+            );
+        }
+    }
+    if !dead.is_empty() {
+        println!("Dead: {}", dead_names.join(" "));
+    }
+    println!("Result: {} ({})", score.result_zh(), score.result_points());
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! The `tengen` binary end to end: `score` and `bench` on real files, errors as one line.
+
+use std::process::Command;
+
+fn tengen(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+fn write(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("tengen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// Black owns the lower two rows, White the upper two, the middle row is dame; a White stone
+/// sits dead in Black's area at B1.
+const GAME: &str = "(;GM[1]FF[4]SZ[5]KM[7.5]RU[Chinese]AB[ad][bd][cd][dd][ed]AW[ab][bb][cb][db][eb][be];B[ce];W[];B[])";
+
+#[test]
+fn score_in_stones_and_points() {
+    let file = write("game.sgf", GAME);
+    let (code, out, err) = tengen(&["score", &file, "--dead", "B1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Black 12½ stones, White 12½ stones"), "{out}");
+    assert!(out.contains("Result: 白胜 3 又 3/4 子 (W+7.5)"), "{out}");
+    let (_, out, _) = tengen(&["score", &file]);
+    assert!(out.contains("Result: 白胜 4 又 3/4 子 (W+9.5)"), "{out}");
+}
+
+#[test]
+fn score_as_json() {
+    let file = write("json.sgf", GAME);
+    let (code, out, err) = tengen(&["score", &file, "--dead", "b1", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["black_count"], 12.5);
+    assert_eq!(v["white_count"], 12.5);
+    assert_eq!(v["result"], "W+7.5");
+    assert_eq!(v["result_zh"], "白胜 3 又 3/4 子");
+    assert_eq!(v["black_threshold"], 16.25);
+}
+
+#[test]
+fn score_with_territory_rules() {
+    let file = write("japanese.sgf", GAME);
+    let (code, out, _) = tengen(&["score", &file, "--dead", "B1", "--rules", "japanese"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Black 5 points, White 5 points"), "{out}");
+    assert!(out.contains("(W+7.5)"), "{out}");
+}
+
+#[test]
+fn fox_komi_and_185_stones() {
+    // 19×19: Black fills from A1 row by row to 185 points with eyes at A1 and C1; White has
+    // eyes at A19 and C19. Fox writes komi as KM[375].
+    let mut black = Vec::new();
+    let mut white = Vec::new();
+    let mut k = 0;
+    for y in (0..19u8).rev() {
+        for x in 0..19u8 {
+            let eye = (x == 0 || x == 2) && (y == 0 || y == 18);
+            let p = format!("[{}{}]", char::from(b'a' + x), char::from(b'a' + y));
+            if k < 185 {
+                if !eye {
+                    black.push(p);
+                }
+            } else if !eye {
+                white.push(p);
+            }
+            k += 1;
+        }
+    }
+    let sgf = format!("(;GM[1]FF[4]SZ[19]KM[375]RU[Chinese]AB{}AW{};B[];W[])", black.concat(), white.concat());
+    let file = write("fox.sgf", &sgf);
+    let (code, out, err) = tengen(&["score", &file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Black 185 stones, White 176 stones"), "{out}");
+    assert!(out.contains("Black needs more than 184¼"), "{out}");
+    assert!(out.contains("Result: 黑胜 3/4 子 (B+1.5)"), "{out}");
+}
+
+#[test]
+fn errors_are_one_line_and_change_nothing() {
+    let file = write("bad.sgf", GAME);
+    for (args, says) in [
+        (vec!["score", "/nonexistent/x.sgf"], "cannot read"),
+        (vec!["score", &file, "--dead", "C3"], "no stone there"),
+        (vec!["score", &file, "--dead", "Z99"], "--dead"),
+        (vec!["score", &file, "--rules", "ing"], "unknown rules"),
+        (vec!["bench", "playouts", "--size", "30"], "board size 30"),
+    ] {
+        let (code, out, err) = tengen(&args);
+        assert_ne!(code, 0, "{args:?} succeeded");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let illegal = write("illegal.sgf", "(;GM[1]SZ[9];B[ee];W[ee])");
+    let (code, _, err) = tengen(&["score", &illegal]);
+    assert_ne!(code, 0);
+    assert!(err.contains("node 2") && err.contains("occupied"), "{err}");
+}
+
+#[test]
+fn bench_prints_one_machine_readable_line() {
+    let (code, out, err) = tengen(&["bench", "playouts", "--size", "9", "--seconds", "0.2"]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.trim();
+    assert_eq!(out.lines().count(), 1);
+    for key in ["playouts size=9", "threads=1", "seconds=", "per_second=", "moves_per_playout="] {
+        assert!(line.contains(key), "{line}");
+    }
+    let playouts: u64 = line.split("playouts=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(playouts > 0, "{line}");
+    assert!(err.is_empty(), "a piped bench prints no progress bar: {err}");
+}
