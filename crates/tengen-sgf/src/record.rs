@@ -116,7 +116,8 @@ impl Record {
     ///
     /// Written here rather than by `sgf-parse`'s serializer, which leaves `]` and `\\`
     /// unescaped in the values of unknown properties, lists points in hash order and writes
-    /// coordinates past `z` (boards over 26 lines) wrongly: values are escaped, point lists
+    /// coordinates past `z` (boards over 26 lines) wrongly, and writes square sizes as
+    /// `SZ[19:19]`, which some readers refuse: values are escaped, point lists
     /// sorted and coordinates written `a`–`z` then `A`–`Z`, so the same record always gives
     /// the same text.
     #[must_use]
@@ -176,6 +177,12 @@ fn write_node(node: &SgfNode<Prop>, out: &mut String) {
                 for v in values {
                     push_value(out, v);
                 }
+            }
+            // Square boards as `SZ[19]`: sgf-parse writes `SZ[19:19]`, which readers such as
+            // sgfmill refuse.
+            Prop::SZ((w, h)) if w == h => {
+                out.push_str("SZ");
+                push_value(out, &w.to_string());
             }
             Prop::B(m) => push_move(out, "B", *m),
             Prop::W(m) => push_move(out, "W", *m),
