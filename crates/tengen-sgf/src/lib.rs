@@ -4,10 +4,12 @@ mod decode;
 mod info;
 mod record;
 mod replay;
+mod strict;
 mod write;
 
 pub use decode::{CharsetSource, Decoded, decode};
 pub use info::{GameInfo, InfoError, komi_from_sgf};
 pub use record::{ReadError, Record};
 pub use replay::{IllegalMoves, Problem, Replay, ReplayError};
+pub use strict::{Diagnostic, Position, check_strict};
 pub use write::write_game;

@@ -148,3 +148,51 @@ fn undeclared_legacy_text_is_detected() {
     assert_eq!(decoded.source, tengen_sgf::CharsetSource::Detected);
     assert!(decoded.text.contains("围棋是一种古老的游戏"), "{} gave {}", decoded.encoding.name(), decoded.text);
 }
+
+#[test]
+fn strict_mode_reports_every_problem_with_its_place() {
+    let strict =
+        |text: &str| -> Vec<String> { tengen_sgf::check_strict(text).iter().map(ToString::to_string).collect() };
+    // Broken syntax: every problem is reported, moves are not replayed.
+    assert_eq!(
+        strict("(;GM[1]SZ[9]KoMi[3.75]\n;B[ee];W[ee]\n;B[tt]C[unclosed"),
+        [
+            "line 1, column 1: this game tree is never closed with ')'",
+            "line 1, column 3: no FF[4]: read as FF[4]",
+            "line 1, column 13: property KoMi: lowercase letters in an identifier (FF[3]); FF[4] writes KM",
+            "line 1, column 13: KM[3.75] is komi in stones; it is read as 7.5 points",
+            "line 3, column 2: B[tt] is an FF[3] pass; FF[4] writes B[]",
+            "line 3, column 8: the value of C is never closed with ']'",
+        ]
+    );
+    // Clean syntax: the main line is replayed and refused moves are reported where they are.
+    assert_eq!(
+        strict("(;GM[1]FF[4]SZ[5]\n;B[cc];W[cc]SZ[5]\n(;B[aa];W[ba];B[bb];W[ab])(;B[zz]))"),
+        [
+            "line 2, column 8: W[cc]: cc is occupied",
+            "line 2, column 13: SZ belongs in the root node",
+            "line 3, column 29: B[zz]: zz is not a point of the 5×5 board",
+        ]
+    );
+    assert!(strict("(;GM[1]FF[4]SZ[9];B[ee];W[cc])").is_empty());
+    assert_eq!(strict("hello"), ["line 1, column 1: unexpected 'h' outside any game tree"]);
+    assert_eq!(strict(""), ["line 1, column 1: no game tree (an SGF file holds \"(;…)\")"]);
+}
+
+#[test]
+fn strict_mode_on_every_edge_case_file() {
+    // Never panics; clean files from careful writers stay clean.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/sgf-edge");
+    let mut all = Vec::new();
+    files(&dir, &mut all);
+    let mut with_problems = 0;
+    for path in &all {
+        let decoded = tengen_sgf::decode(&std::fs::read(path).unwrap());
+        let problems = std::panic::catch_unwind(|| tengen_sgf::check_strict(&decoded.text))
+            .unwrap_or_else(|_| panic!("strict mode panicked on {}", path.display()));
+        with_problems += usize::from(!problems.is_empty());
+    }
+    let clean = tengen_sgf::check_strict(&std::fs::read_to_string(dir.join("katago-data/sampletest9x9.sgf")).unwrap());
+    assert!(clean.iter().all(|d| !d.message.contains("never closed")), "{clean:?}");
+    assert!(with_problems > 0 && with_problems < all.len(), "{with_problems} of {} files with problems", all.len());
+}
