@@ -28,6 +28,15 @@ fn has_game_tree(text: &str) -> bool {
     text.match_indices('(').any(|(i, _)| text[i + 1..].trim_start().starts_with(';'))
 }
 
+/// Removes properties without a name, which the lenient parser makes of stray text: they
+/// cannot be written back as SGF (their values would join the property before them).
+fn drop_nameless(node: &mut SgfNode<Prop>) {
+    node.properties.retain(|p| !matches!(p, Prop::Unknown(id, _) | Prop::Invalid(id, _) if id.is_empty()));
+    for child in &mut node.children {
+        drop_nameless(child);
+    }
+}
+
 /// One game of an SGF file: the root node and its tree of variations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
@@ -53,7 +62,10 @@ impl Record {
             .into_iter()
             .enumerate()
             .map(|(index, tree)| match tree {
-                GameTree::GoGame(root) => Ok(Record { root }),
+                GameTree::GoGame(mut root) => {
+                    drop_nameless(&mut root);
+                    Ok(Record { root })
+                }
                 GameTree::Unknown(root) => {
                     let game = root
                         .get_property("GM")
