@@ -2,6 +2,7 @@
 //! errors are one line on stderr and a non-zero exit.
 
 mod bench;
+mod diagram;
 mod score;
 
 use std::process::ExitCode;
@@ -21,6 +22,9 @@ enum Command {
     /// Measure the speed of the board and the search.
     #[command(subcommand)]
     Bench(bench::Bench),
+    /// Draw a game record as a diagram (棋谱): numbered stones, notes for moves on occupied
+    /// points, SVG or PNG.
+    Diagram(diagram::DiagramArgs),
     /// Count a finished game from its SGF record: both counts in stones, the result in stones
     /// and in points.
     Score(score::ScoreArgs),
@@ -31,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(b) => bench::run(&b),
         Command::Score(s) => score::run(&s),
+        Command::Diagram(d) => diagram::run(&d),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

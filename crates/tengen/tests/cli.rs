@@ -118,3 +118,52 @@ fn bench_prints_one_machine_readable_line() {
     assert!(playouts > 0, "{line}");
     assert!(err.is_empty(), "a piped bench prints no progress bar: {err}");
 }
+
+/// A ko fight: 1 takes, 4 takes back (on a plain stone's point), 7 takes again (on 1's point).
+const KO: &str =
+    "(;GM[1]FF[4]SZ[5]PB[黑]PW[白]AB[bb][ac][bd]AW[cb][bc][dc][cd];B[cc];W[ee];B[ea];W[bc];B[ae];W[aa];B[cc])";
+
+#[test]
+fn diagram_svg_structure() {
+    let file = write("ko.sgf", KO);
+    let out = std::env::temp_dir().join(format!("tengen-diagram-{}.svg", std::process::id()));
+    let (code, _, err) = tengen(&["diagram", &file, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    let labels: Vec<&str> = svg.split("data-label=\"").skip(1).map(|s| s.split('"').next().unwrap()).collect();
+    assert_eq!(labels, ["1", "2", "3", "5", "6"]);
+    assert!(svg.contains(">4 at B3<") && svg.contains(">7 = 1<"), "notes missing");
+    assert!(svg.contains("黑 vs 白 · moves 1–7"), "title missing");
+    assert_eq!(svg.matches(r#"class="stone""#).count(), 12);
+
+    let (code, _, err) = tengen(&["diagram", &file, "--moves", "4-7", "--renumber", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    let labels: Vec<&str> = svg.split("data-label=\"").skip(1).map(|s| s.split('"').next().unwrap()).collect();
+    // Move 4 (now 1) retakes on an empty point; move 7 (now 4) lands on C3, which shows the
+    // plain stone from before the range.
+    assert_eq!(labels, ["1", "2", "3"]);
+    assert!(svg.contains(">4 at C3<"), "note missing");
+}
+
+#[test]
+fn diagram_png() {
+    let file = write("ko-png.sgf", KO);
+    let out = std::env::temp_dir().join(format!("tengen-diagram-{}.png", std::process::id()));
+    let (code, _, err) = tengen(&["diagram", &file, "--size-px", "300", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let png = std::fs::read(&out).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    assert_eq!(width, 300);
+    for (args, says) in [
+        (vec!["diagram", &file, "-o", "/tmp/x.gif"], ".svg or .png"),
+        (vec!["diagram", &file, "--moves", "3-99", "-o", "/tmp/x.svg"], "not in a game of 7 moves"),
+        (vec!["diagram", &file, "--moves", "a-b", "-o", "/tmp/x.svg"], "expected A-B"),
+    ] {
+        let (code, _, err) = tengen(&args);
+        assert_ne!(code, 0);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
