@@ -64,7 +64,12 @@ impl Record {
             .map(|(index, tree)| match tree {
                 GameTree::GoGame(mut root) => {
                     drop_nameless(&mut root);
-                    Ok(Record { root })
+                    // sgf-parse can take a tree for Go whose root says otherwise (seen with
+                    // stray bytes after `GM`): the root's GM decides.
+                    match root.properties.iter().find_map(|p| if let Prop::GM(g) = p { Some(*g) } else { None }) {
+                        Some(g) if g != 1 => Err(ReadError::NotGo { index, game: g.to_string() }),
+                        _ => Ok(Record { root }),
+                    }
                 }
                 GameTree::Unknown(root) => {
                     let game = root
