@@ -1,4 +1,5 @@
-//! SGF import: any bytes are decoded, read tolerantly, replayed and written back; nothing may
+//! SGF import: any bytes are decoded, checked strictly, read tolerantly, replayed and written
+//! back; nothing may
 //! panic, and what is read must survive a round trip.
 #![no_main]
 
@@ -6,6 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use tengen_sgf::{IllegalMoves, Record};
 
 fuzz_target!(|data: &[u8]| {
+    let _ = tengen_sgf::check_strict(&tengen_sgf::decode(data).text);
     if let Ok((records, _)) = Record::read_bytes(data) {
         for record in &records {
             if let Ok(replay) = record.replay(IllegalMoves::Skip) {

@@ -181,9 +181,11 @@ impl Scanner<'_> {
                         prop.values.push((vat, value));
                     }
                     if prop.values.is_empty() {
+                        // Reported, and left out: every property kept has a value.
                         self.problem(at, format!("property {} has no value", prop.id));
+                    } else {
+                        node.props.push(prop);
                     }
-                    node.props.push(prop);
                 }
                 Some(';' | '(' | ')') | None => return node,
                 Some(c) => {

@@ -196,3 +196,10 @@ fn strict_mode_on_every_edge_case_file() {
     assert!(clean.iter().all(|d| !d.message.contains("never closed")), "{clean:?}");
     assert!(with_problems > 0 && with_problems < all.len(), "{with_problems} of {} files with problems", all.len());
 }
+
+#[test]
+fn strict_mode_on_properties_without_values() {
+    let got: Vec<String> = tengen_sgf::check_strict("(;GM FF[4]SZ[9];B)").iter().map(ToString::to_string).collect();
+    assert!(got.contains(&"line 1, column 3: property GM has no value".to_owned()), "{got:?}");
+    assert!(got.contains(&"line 1, column 17: property B has no value".to_owned()), "{got:?}");
+}
