@@ -1,6 +1,5 @@
 //! SGF import: any bytes are decoded, checked strictly, read tolerantly, replayed and written
-//! back; nothing may
-//! panic, and what is read must survive a round trip.
+//! back; nothing may panic, and what is read must survive a round trip.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
