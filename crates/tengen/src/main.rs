@@ -3,6 +3,7 @@
 
 mod bench;
 mod diagram;
+mod gtp;
 mod score;
 
 use std::process::ExitCode;
@@ -25,6 +26,9 @@ enum Command {
     /// Draw a game record as a diagram (棋谱): numbered stones, notes for moves on occupied
     /// points, SVG or PNG.
     Diagram(diagram::DiagramArgs),
+    /// Speak the Go Text Protocol on standard input and output (for GUIs, servers, match
+    /// tools).
+    Gtp(gtp::GtpArgs),
     /// Count a finished game from its SGF record: both counts in stones, the result in stones
     /// and in points.
     Score(score::ScoreArgs),
@@ -36,6 +40,7 @@ fn main() -> ExitCode {
         Command::Bench(b) => bench::run(&b),
         Command::Score(s) => score::run(&s),
         Command::Diagram(d) => diagram::run(&d),
+        Command::Gtp(g) => gtp::run(&g),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -167,3 +167,31 @@ fn diagram_png() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn gtp_on_standard_input() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--rules", "chinese"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1 boardsize 9\n2 play b e5\n3 genmove w\n4 list_stones black\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let replies: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(replies[0], "=1 ");
+    assert_eq!(replies[1], "=2 ");
+    assert!(replies[2].starts_with("=3 ") && replies[2].len() > 4, "{text}");
+    assert_eq!(replies[3], "=4 E5");
+    assert!(out.status.success());
+    let (code, _, err) = tengen(&["gtp", "--rules", "ing"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("unknown rules"), "{err}");
+}
