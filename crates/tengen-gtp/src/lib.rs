@@ -18,6 +18,7 @@
 mod commands;
 mod engine;
 mod kata;
+pub mod regress;
 mod session;
 
 pub use engine::{Decision, Engine, RandomEngine};

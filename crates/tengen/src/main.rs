@@ -4,6 +4,7 @@
 mod bench;
 mod diagram;
 mod gtp;
+mod regress;
 mod score;
 
 use std::process::ExitCode;
@@ -29,6 +30,8 @@ enum Command {
     /// Speak the Go Text Protocol on standard input and output (for GUIs, servers, match
     /// tools).
     Gtp(gtp::GtpArgs),
+    /// Run GTP regression files (GNU Go's `.tst` format) against tengen or another engine.
+    Regress(regress::RegressArgs),
     /// Count a finished game from its SGF record: both counts in stones, the result in stones
     /// and in points.
     Score(score::ScoreArgs),
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Command::Score(s) => score::run(&s),
         Command::Diagram(d) => diagram::run(&d),
         Command::Gtp(g) => gtp::run(&g),
+        Command::Regress(r) => regress::run(&r),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

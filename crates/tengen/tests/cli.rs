@@ -1,5 +1,6 @@
 //! The `tengen` binary end to end: `score` and `bench` on real files, errors as one line.
 
+use std::path::Path;
 use std::process::Command;
 
 fn tengen(args: &[&str]) -> (i32, String, String) {
@@ -194,4 +195,38 @@ fn gtp_on_standard_input() {
     let (code, _, err) = tengen(&["gtp", "--rules", "ing"]);
     assert_ne!(code, 0);
     assert!(err.contains("unknown rules"), "{err}");
+}
+
+fn unconditional_tst() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/testdata/gnugo-regression/unconditional.tst")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn regress_unconditional_with_tengen_and_gnugo() {
+    let tst = unconditional_tst();
+    let (code, out, err) = tengen(&["regress", &tst]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("673 passed, 0 failed"), "{out}");
+    // The same file against GNU Go itself (installed by scripts/test; its absence fails).
+    let gnugo = if Path::new("/usr/games/gnugo").exists() { "/usr/games/gnugo" } else { "gnugo" };
+    let (code, out, err) = tengen(&["regress", &tst, "--engine", &format!("{gnugo} --mode gtp")]);
+    assert_eq!(code, 0, "GNU Go is required: {out}{err}");
+    assert!(out.contains("673 passed"), "{out}");
+}
+
+#[test]
+fn regress_verdicts() {
+    let tst = write(
+        "verdicts.tst",
+        "boardsize 9\nplay black E5\n1 countlib E5\n#? [4]\n2 countlib E5\n#? [3]\n3 countlib E5\n#? [!3]\n\
+         4 countlib E5\n#? [3]*\n5 countlib E5\n#? [4]*\n6 list_stones black\n#? [E5|D4]\n7 countlib A1\n#? [\\?.*empty.*]\n",
+    );
+    let (code, out, _) = tengen(&["regress", &tst]);
+    assert_ne!(code, 0, "an unexpected failure exits non-zero");
+    assert!(out.contains("4 passed, 1 failed, 1 known failures, 1 unexpected passes"), "{out}");
+    assert!(out.contains("2 countlib E5: FAILED"), "{out}");
+    assert!(out.contains("5 countlib E5: unexpected pass"), "{out}");
 }
