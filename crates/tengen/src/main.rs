@@ -3,6 +3,7 @@
 
 mod bench;
 mod diagram;
+mod duel;
 mod gtp;
 mod regress;
 mod score;
@@ -30,6 +31,9 @@ enum Command {
     /// Speak the Go Text Protocol on standard input and output (for GUIs, servers, match
     /// tools).
     Gtp(gtp::GtpArgs),
+    /// Referee games between two GTP engines: alternate colours, count by the Chinese rules,
+    /// write SGFs, print the win rate with its confidence interval.
+    Match(duel::MatchArgs),
     /// Run GTP regression files (GNU Go's `.tst` format) against tengen or another engine.
     Regress(regress::RegressArgs),
     /// Count a finished game from its SGF record: both counts in stones, the result in stones
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         Command::Diagram(d) => diagram::run(&d),
         Command::Gtp(g) => gtp::run(&g),
         Command::Regress(r) => regress::run(&r),
+        Command::Match(m) => duel::run(&m),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,11 +1,10 @@
 //! `tengen regress`: run GTP regression files (GNU Go's `.tst` format).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
+use tengen_gtp::client::Client;
 use tengen_gtp::regress::{Peer, Verdict, run_file};
 use tengen_gtp::{RandomEngine, Session};
 
@@ -21,57 +20,6 @@ pub struct RegressArgs {
     engine: Option<String>,
 }
 
-/// Another program speaking GTP on its standard input and output.
-struct Program {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Program {
-    fn start(command: &str) -> Result<Program> {
-        let mut child = Command::new("sh")
-            .args(["-c", &format!("exec {command}")])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {command}"))?;
-        let stdin = child.stdin.take().context("no stdin")?;
-        let stdout = BufReader::new(child.stdout.take().context("no stdout")?);
-        Ok(Program { child, stdin, stdout })
-    }
-}
-
-impl Peer for Program {
-    fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.stdin, "{command}").and_then(|()| self.stdin.flush()).map_err(|e| format!("engine: {e}"))?;
-        let mut text = String::new();
-        loop {
-            let mut line = String::new();
-            match self.stdout.read_line(&mut line) {
-                Ok(0) => return Err("engine closed its output".into()),
-                Ok(_) if line.trim().is_empty() && !text.is_empty() => break,
-                Ok(_) if line.trim().is_empty() => {}
-                Ok(_) => text.push_str(&line),
-                Err(e) => return Err(format!("engine: {e}")),
-            }
-        }
-        let body =
-            text.trim_end().split_once(|c: char| c.is_whitespace()).map_or("", |(_, r)| r).trim_start().to_owned();
-        if text.starts_with('=') { Ok(body) } else { Err(body) }
-    }
-}
-
-impl Drop for Program {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Runs every file and prints what passed and what did not.
 pub fn run(args: &RegressArgs) -> Result<()> {
     let (mut passed, mut failed, mut expected, mut surprising) = (0, 0, 0, 0);
@@ -80,7 +28,7 @@ pub fn run(args: &RegressArgs) -> Result<()> {
         let mut session;
         let peer: &mut dyn Peer = match &args.engine {
             Some(command) => {
-                program = Program::start(command)?;
+                program = Client::start(command)?;
                 &mut program
             }
             None => {

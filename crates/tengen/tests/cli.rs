@@ -230,3 +230,64 @@ fn regress_verdicts() {
     assert!(out.contains("2 countlib E5: FAILED"), "{out}");
     assert!(out.contains("5 countlib E5: unexpected pass"), "{out}");
 }
+
+#[test]
+fn match_against_gnugo_writes_loadable_games() {
+    let dir = std::env::temp_dir().join(format!("tengen-match-{}", std::process::id()));
+    let tengen_gtp = format!("{} gtp", env!("CARGO_BIN_EXE_tengen"));
+    let gnugo = if Path::new("/usr/games/gnugo").exists() { "/usr/games/gnugo" } else { "gnugo" };
+    let (code, out, err) = tengen(&[
+        "match",
+        "--black",
+        &tengen_gtp,
+        "--white",
+        &format!("{gnugo} --mode gtp --level 1"),
+        "--games",
+        "2",
+        "--size",
+        "9",
+        "--time",
+        "0.2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "GNU Go is required: {out}{err}");
+    assert!(out.contains("95% interval") && out.contains("Elo difference"), "{out}");
+    assert!(out.contains("errors: 0"), "{out}");
+    for i in 1..=2 {
+        let bytes = std::fs::read(dir.join(format!("game-{i:03}.sgf"))).unwrap();
+        let (records, _) = tengen_sgf::Record::read_bytes(&bytes).unwrap();
+        let replay = records[0].replay(tengen_sgf::IllegalMoves::Stop).unwrap();
+        assert!(replay.problems.is_empty(), "{:?}", replay.problems);
+        assert!(replay.game.moves().len() > 10);
+        let result = replay.info.result.unwrap();
+        assert!(result.starts_with("B+") || result.starts_with("W+"), "{result}");
+    }
+}
+
+#[test]
+fn a_hanging_engine_is_stopped_and_loses() {
+    let silent = write(
+        "silent.sh",
+        "while read -r line; do case \"$line\" in genmove*) sleep 30;; quit*) printf '= \\n\\n'; exit;; *) printf '= \\n\\n';; esac; done\n",
+    );
+    let tengen_gtp = format!("{} gtp", env!("CARGO_BIN_EXE_tengen"));
+    let started = std::time::Instant::now();
+    let (code, out, err) = tengen(&[
+        "match",
+        "--black",
+        &format!("sh {silent}"),
+        "--white",
+        &tengen_gtp,
+        "--games",
+        "1",
+        "--size",
+        "5",
+        "--time",
+        "0.1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(started.elapsed().as_secs() < 20, "the hanging engine was not stopped in time");
+    assert!(out.contains("A scored 0 of 1"), "{out}");
+    assert!(out.contains("gave no move within"), "{out}");
+}
