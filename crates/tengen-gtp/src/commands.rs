@@ -6,9 +6,9 @@ use tengen_core::handicap::{fixed_points, max_fixed};
 use tengen_core::{Color, Komi, Move, Phase, Point, Rules, Status, Unconditional};
 use tengen_sgf::{GameInfo, IllegalMoves, Record, write_game};
 
-use crate::engine::Decision;
 use crate::kata;
 use crate::session::{Clock, Session};
+use tengen_engine::Decision;
 
 /// A handler: the session and the arguments; the response body or the error message.
 pub(crate) type Handler = fn(&mut Session, &[&str]) -> Result<String, String>;

@@ -17,10 +17,9 @@
 
 pub mod client;
 mod commands;
-mod engine;
 mod kata;
 pub mod regress;
 mod session;
 
-pub use engine::{Decision, Engine, RandomEngine};
 pub use session::Session;
+pub use tengen_engine::{Decision, Engine, RandomEngine};

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 use tengen_core::{Game, Rules};
 
 use crate::commands::COMMANDS;
-use crate::engine::Engine;
+use tengen_engine::Engine;
 
 /// The longest line kept; the rest of a longer line is read and dropped.
 const MAX_LINE: usize = 65_536;

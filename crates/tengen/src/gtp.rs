@@ -2,7 +2,10 @@
 
 use anyhow::Result;
 use clap::Args;
+use std::time::Duration;
 use tengen_core::Rules;
+
+use tengen_engine::{Mcts, SearchParams};
 use tengen_gtp::{RandomEngine, Session};
 
 /// Options of `tengen gtp`.
@@ -11,16 +14,37 @@ pub struct GtpArgs {
     /// Rules preset: chinese, chinese-simple-ko, tromp-taylor, japanese.
     #[arg(long, default_value = "chinese")]
     rules: String,
-    /// Seed of the engine's random generator (until the search engine exists, moves are
-    /// random legal moves that fill no own eye).
+    /// Seed of the engine's random generator.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Simulations of the tree search per move.
+    #[arg(long, default_value_t = 10_000)]
+    playouts: u32,
+    /// Seconds per move at most (the search stops at whichever limit comes first).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Play random legal moves instead of searching (for tests).
+    #[arg(long)]
+    random: bool,
 }
 
 /// Answers GTP commands until `quit` or the end of the input.
 pub fn run(args: &GtpArgs) -> Result<()> {
     let rules = Rules::preset(&args.rules)?;
-    let mut session = Session::with_rules(RandomEngine::new(args.seed), rules);
+    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0)) || args.playouts == 0 {
+        anyhow::bail!("--time must be a positive number of seconds and --playouts at least 1");
+    }
+    let mut session = if args.random {
+        Session::with_rules(RandomEngine::new(args.seed), rules)
+    } else {
+        let params = SearchParams {
+            playouts: args.playouts,
+            time: args.time.map(Duration::from_secs_f64),
+            seed: args.seed,
+            ..SearchParams::default()
+        };
+        Session::with_rules(Mcts::new(params), rules)
+    };
     let stdin = std::io::stdin();
     session.run(stdin.lock(), std::io::stdout().lock())?;
     Ok(())

@@ -1,0 +1,445 @@
+//! Monte-Carlo tree search with RAVE (rapid action value estimation).
+//!
+//! The tree is an arena of nodes with `u32` ids; a node's children are contiguous. A
+//! simulation descends by UCT on a blend of the node's own win rate and its AMAF (all moves as
+//! first) win rate — weighted toward AMAF while a node has few visits —, expands a node on its
+//! second visit, finishes with a light playout (uniform moves that fill no own eye), scores the
+//! final board by area and komi, and backs the result up the path. Two passes in a row inside
+//! the tree end the game there: that node is scored as it stands, so the search passes only
+//! when the count as it stands (every stone alive) wins.
+//!
+//! Superko is checked for the root's moves only (with the game); below, the board's simple ko.
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use tengen_core::{Board, Color, Game, Move, Point};
+
+use crate::random::{Decision, Engine};
+
+/// Every tunable of the search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Stop after this many simulations.
+    pub playouts: u32,
+    /// Stop after this long, if set (whichever limit comes first).
+    pub time: Option<Duration>,
+    /// UCT exploration constant.
+    pub exploration: f32,
+    /// RAVE equivalence: visits at which a node's own win rate and its AMAF rate weigh the same.
+    pub rave_equivalence: f32,
+    /// Visits a leaf needs before it is expanded.
+    pub expand_after: u32,
+    /// Resign when the best move wins less often than this…
+    pub resign_below: f32,
+    /// …after at least this many simulations.
+    pub resign_after: u32,
+    /// Nodes the tree may hold; past it, leaves stop expanding.
+    pub max_nodes: usize,
+    /// Seed of the playouts' random generator.
+    pub seed: u64,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            playouts: 10_000,
+            time: None,
+            exploration: 0.3,
+            rave_equivalence: 1000.0,
+            expand_after: 2,
+            resign_below: 0.05,
+            resign_after: 2_000,
+            max_nodes: 4_000_000,
+            seed: 1,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The most visited move.
+    pub best: Move,
+    /// Its win rate for the player to move.
+    pub win_rate: f32,
+    /// Simulations run.
+    pub playouts: u32,
+    /// The root's moves: move, visits, win rate, most visited first.
+    pub moves: Vec<(Move, u32, f32)>,
+    /// Per point (indexed by `Point::index`), from −1 (White's) to +1 (Black's): who owned it
+    /// at the end of the playouts.
+    pub ownership: Vec<f32>,
+}
+
+const PASS: u16 = 0;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// The move into this node (a point index, or `PASS`).
+    mv: u16,
+    /// Who made it: 0 Black, 1 White.
+    player: u8,
+    visits: u32,
+    /// Wins for `player`.
+    wins: f32,
+    rave_visits: f32,
+    rave_wins: f32,
+    first_child: u32,
+    children: u32,
+    expanded: bool,
+}
+
+/// The search. Keeps its random generator between moves.
+pub struct Mcts {
+    params: SearchParams,
+    rng: SmallRng,
+    nodes: Vec<Node>,
+    /// Scratch: the simulation's moves (point index or PASS, player).
+    sequence: Vec<(u16, u8)>,
+    /// Scratch: first player (1 + colour) to play each point after a node.
+    first: Vec<u8>,
+}
+
+fn to_move(mv: u16) -> Move {
+    if mv == PASS { Move::Pass } else { Move::Play(point(mv)) }
+}
+
+fn point(index: u16) -> Point {
+    // Every index stored in the tree came from a point of the board.
+    Point::new(((index as usize % 27) - 1) as u8, ((index as usize / 27) - 1) as u8).expect("a board point")
+}
+
+impl Mcts {
+    /// A search with these parameters.
+    #[must_use]
+    pub fn new(params: SearchParams) -> Mcts {
+        let rng = SmallRng::seed_from_u64(params.seed);
+        Mcts { params, rng, nodes: Vec::new(), sequence: Vec::new(), first: vec![0; Point::TABLE_SIZE] }
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Black's score of a final board in points: area minus komi and handicap bonus.
+    fn final_score(board: &Board, komi_and_bonus: f32) -> f32 {
+        board.area_score() as f32 - komi_and_bonus
+    }
+
+    /// Adds the children of `id` for `player`'s moves on `board`: legal points that are not
+    /// its own eyes, and a pass. At the root, `root_game` filters by superko.
+    fn expand(&mut self, id: usize, board: &Board, player: Color, root_game: Option<&Game>) {
+        let first = self.nodes.len() as u32;
+        let p = player.index() as u8;
+        for q in board.empty_points() {
+            if board.is_legal(q, player)
+                && !board.is_eye(q, player)
+                && root_game.is_none_or(|g| g.check(player, Move::Play(q)).is_ok())
+            {
+                self.nodes.push(Node { mv: q.index() as u16, player: p, ..Node::default() });
+            }
+        }
+        self.nodes.push(Node { mv: PASS, player: p, ..Node::default() });
+        let count = self.nodes.len() as u32 - first;
+        let node = &mut self.nodes[id];
+        node.first_child = first;
+        node.children = count;
+        node.expanded = true;
+    }
+
+    /// The child of `id` to descend into: UCT on the RAVE blend.
+    fn select(&self, id: usize) -> usize {
+        let node = &self.nodes[id];
+        let log_n = ((node.visits + 1) as f32).ln();
+        let k = self.params.rave_equivalence;
+        let mut best = node.first_child as usize;
+        let mut best_value = f32::NEG_INFINITY;
+        for c in node.first_child as usize..(node.first_child + node.children) as usize {
+            let child = &self.nodes[c];
+            let n = child.visits as f32;
+            let q = if child.visits > 0 { child.wins / n } else { 0.5 };
+            let amaf = if child.rave_visits > 0.0 { child.rave_wins / child.rave_visits } else { 0.5 };
+            let beta = (k / (3.0 * n + k)).sqrt();
+            let value = (1.0 - beta) * q + beta * amaf + self.params.exploration * (log_n / (n + 1.0)).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Runs the search for `color` to move in `game` (any colour may be asked, as GTP allows).
+    pub fn search(&mut self, game: &Game, color: Color) -> SearchResult {
+        let started = Instant::now();
+        let root_board = game.board().clone();
+        let rules = game.rules();
+        let bonus = rules.handicap_bonus.points(game.handicap()) as f32;
+        let komi_and_bonus = rules.komi.points() as f32 + bonus;
+        let opponent_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color);
+        self.nodes.clear();
+        self.nodes.push(Node { player: color.opponent().index() as u8, ..Node::default() });
+        self.expand(0, &root_board, color, Some(game));
+        let mut board = root_board.clone();
+        let mut ownership = vec![0f32; Point::TABLE_SIZE];
+        let mut path: Vec<usize> = Vec::with_capacity(64);
+        let max_moves = 3 * (root_board.size() * root_board.size()) as u32;
+        let mut playouts = 0u32;
+        while playouts < self.params.playouts
+            && self.params.time.is_none_or(|t| playouts % 64 != 0 || started.elapsed() < t)
+        {
+            board.copy_from(&root_board);
+            path.clear();
+            path.push(0);
+            self.sequence.clear();
+            let mut id = 0usize;
+            let mut passes = u32::from(opponent_passed);
+            let mut to_play = color;
+            let mut ended = false;
+            // Descend.
+            while self.nodes[id].expanded && self.nodes[id].children > 0 {
+                id = self.select(id);
+                path.push(id);
+                let mv = self.nodes[id].mv;
+                if mv == PASS {
+                    board.pass();
+                    passes += 1;
+                } else {
+                    board.play_unchecked(point(mv), to_play);
+                    passes = 0;
+                }
+                self.sequence.push((mv, to_play.index() as u8));
+                to_play = !to_play;
+                if passes >= 2 {
+                    ended = true;
+                    break;
+                }
+            }
+            // Expand.
+            if !ended
+                && self.nodes[id].visits + 1 >= self.params.expand_after
+                && self.nodes.len() < self.params.max_nodes
+            {
+                self.expand(id, &board, to_play, None);
+            }
+            let tree_moves = self.sequence.len();
+            // Play out.
+            if !ended {
+                let mut turns = 0;
+                let mut p = if passes > 0 { 1 } else { 0 };
+                while p < 2 && turns < max_moves {
+                    match board.random_playout_move(to_play, &mut self.rng) {
+                        Some(q) => {
+                            board.play_unchecked(q, to_play);
+                            self.sequence.push((q.index() as u16, to_play.index() as u8));
+                            p = 0;
+                        }
+                        None => {
+                            board.pass();
+                            p += 1;
+                        }
+                    }
+                    to_play = !to_play;
+                    turns += 1;
+                }
+            }
+            let score = Mcts::final_score(&board, komi_and_bonus);
+            let black_wins = if score > 0.0 {
+                1.0
+            } else if score < 0.0 {
+                0.0
+            } else {
+                0.5
+            };
+            self.back_up(&path, tree_moves, black_wins);
+            for q in board.points() {
+                ownership[q.index()] += owner(&board, q);
+            }
+            playouts += 1;
+        }
+
+        let root = self.nodes[0];
+        let mut moves: Vec<(Move, u32, f32)> = (root.first_child..root.first_child + root.children)
+            .map(|c| {
+                let n = &self.nodes[c as usize];
+                (to_move(n.mv), n.visits, if n.visits > 0 { n.wins / n.visits as f32 } else { 0.0 })
+            })
+            .collect();
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+        let (best, _, win_rate) = moves.first().copied().unwrap_or((Move::Pass, 0, 0.0));
+        let scale = 1.0 / playouts.max(1) as f32;
+        for o in &mut ownership {
+            *o *= scale;
+        }
+        SearchResult { best, win_rate, playouts, moves, ownership }
+    }
+
+    /// Backs a result up the path, with AMAF updates of every path node's children.
+    fn back_up(&mut self, path: &[usize], tree_moves: usize, black_wins: f32) {
+        for v in &mut self.first {
+            *v = 0;
+        }
+        // First player of each point from the playout on, then earlier tree moves overwrite.
+        for &(mv, player) in self.sequence[tree_moves..].iter().rev() {
+            self.first[mv as usize] = player + 1;
+        }
+        for depth in (0..path.len()).rev() {
+            let id = path[depth];
+            let node = &mut self.nodes[id];
+            node.visits += 1;
+            node.wins += if node.player == 0 { black_wins } else { 1.0 - black_wins };
+            if depth < tree_moves {
+                // The move made from this node is `sequence[depth]`.
+                let (mv, player) = self.sequence[depth];
+                if mv != PASS {
+                    self.first[mv as usize] = player + 1;
+                }
+            }
+            let node = self.nodes[id];
+            if node.expanded {
+                for c in node.first_child as usize..(node.first_child + node.children) as usize {
+                    let child = &mut self.nodes[c];
+                    if child.mv != PASS && self.first[child.mv as usize] == child.player + 1 {
+                        child.rave_visits += 1.0;
+                        child.rave_wins += if child.player == 0 { black_wins } else { 1.0 - black_wins };
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// +1 for Black's stone or point, −1 for White's, 0 otherwise (the playout's final board).
+fn owner(board: &Board, p: Point) -> f32 {
+    match board.get(p) {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => -1.0,
+        None => {
+            let mut seen = [false; 2];
+            let (c, r) = (i32::from(p.col()), i32::from(p.row()));
+            for (dc, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+                if let Some(q) = Point::new((c + dc) as u8, (r + dr) as u8)
+                    .filter(|q| c + dc >= 0 && r + dr >= 0 && board.contains(*q))
+                    && let Some(color) = board.get(q)
+                {
+                    seen[color.index()] = true;
+                }
+            }
+            f32::from(u8::from(seen[0])) - f32::from(u8::from(seen[1]))
+        }
+    }
+}
+
+impl Engine for Mcts {
+    fn decide(&mut self, game: &Game, color: Color) -> Decision {
+        let result = self.search(game, color);
+        if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {
+            Decision::Resign
+        } else {
+            Decision::Play(result.best)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::{Rules, Setup};
+
+    fn at(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    fn search(text: &str, color: Color, playouts: u32) -> SearchResult {
+        let setup = Setup {
+            rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() },
+            ..Setup::from_ascii(text).unwrap()
+        };
+        let game = Game::try_from(setup).unwrap();
+        Mcts::new(SearchParams { playouts, ..SearchParams::default() }).search(&game, color)
+    }
+
+    #[test]
+    fn takes_the_capture_that_decides_the_game() {
+        // White's three stones in atari; taking them at C3 wins everything.
+        let r = search(
+            "
+            . X . . .
+            X O X . .
+            X O . . .
+            X O X . .
+            . X . . .",
+            Color::Black,
+            3_000,
+        );
+        assert_eq!(r.best, Move::Play(at("C3")), "{:?}", &r.moves[..3]);
+        assert!(r.win_rate > 0.8, "{}", r.win_rate);
+    }
+
+    #[test]
+    fn the_root_moves_account_for_every_simulation() {
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let r = Mcts::new(SearchParams { playouts: 2_000, ..SearchParams::default() }).search(&game, Color::Black);
+        assert_eq!(r.playouts, 2_000);
+        assert_eq!(r.moves.len(), 82, "81 points and a pass");
+        assert_eq!(r.moves.iter().map(|m| m.1).sum::<u32>(), 2_000);
+        assert!(r.moves.windows(2).all(|w| w[0].1 >= w[1].1), "most visited first");
+        assert_eq!(r.best, r.moves[0].0);
+    }
+
+    #[test]
+    fn ownership_and_limits() {
+        let r = search(
+            "
+            . . X O .
+            . . X O .
+            . . X O .
+            . . X O .
+            . . X O .",
+            Color::Black,
+            2_000,
+        );
+        assert!(r.ownership[at("A3").index()] > 0.5, "{}", r.ownership[at("A3").index()]);
+        assert!(r.ownership[at("E3").index()] < -0.5, "{}", r.ownership[at("E3").index()]);
+        // Black owns 15 points, White 10, komi 0: Black wins most random continuations.
+        assert!(r.win_rate > 0.6, "{}", r.win_rate);
+        let timed = Mcts::new(SearchParams {
+            playouts: u32::MAX,
+            time: Some(Duration::from_millis(50)),
+            ..SearchParams::default()
+        })
+        .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
+        assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
+    }
+
+    #[test]
+    fn resigns_a_lost_game_and_never_plays_illegal_moves() {
+        let setup = Setup::from_ascii(
+            "
+            O O O O O
+            O O O O O
+            O O . O O
+            O O O O .
+            . O O O O",
+        )
+        .unwrap();
+        let game = Game::try_from(setup).unwrap();
+        let mut engine = Mcts::new(SearchParams { playouts: 3_000, resign_after: 1_000, ..SearchParams::default() });
+        assert_eq!(engine.decide(&game, Color::Black), Decision::Resign);
+        // Self-play on 5×5: every move the engine chooses is legal for the game.
+        let mut game = Game::new(5, Rules::chinese()).unwrap();
+        let mut engine = Mcts::new(SearchParams { playouts: 300, resign_after: u32::MAX, ..SearchParams::default() });
+        for _ in 0..60 {
+            if game.phase() != tengen_core::Phase::Playing {
+                break;
+            }
+            let c = game.to_move();
+            let Decision::Play(m) = engine.decide(&game, c) else { panic!("no resignation expected") };
+            game.play(m).unwrap_or_else(|e| panic!("{c} {m}: {e}\n{}", game.board()));
+        }
+    }
+}
