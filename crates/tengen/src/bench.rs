@@ -16,6 +16,23 @@ pub enum Bench {
     /// commit no suicide, until two passes. Prints one line:
     /// `playouts size=9 threads=1 seconds=5.0 playouts=… per_second=… moves_per_playout=…`.
     Playouts(PlayoutArgs),
+    /// Simulations per second inside the tree search, from the empty board. Prints one line:
+    /// `search size=9 threads=1 seconds=5.0 playouts=… per_second=…`.
+    Search(SearchArgs),
+}
+
+/// Options of `tengen bench search`.
+#[derive(Args)]
+pub struct SearchArgs {
+    /// Board size (2 to 25).
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// How long to search, in seconds.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Threads (the search is single-threaded for now: only 1 is accepted).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Options of `tengen bench playouts`.
@@ -39,7 +56,38 @@ pub struct PlayoutArgs {
 pub fn run(bench: &Bench) -> Result<()> {
     match bench {
         Bench::Playouts(args) => playouts(args),
+        Bench::Search(args) => search(args),
     }
+}
+
+fn search(args: &SearchArgs) -> Result<()> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        bail!("--seconds must be a positive number of seconds up to a day, not {}", args.seconds);
+    }
+    if args.threads != 1 {
+        bail!("--threads: the search runs on one thread for now");
+    }
+    let game = tengen_core::Game::new(args.size, tengen_core::Rules::chinese()).context("bench search")?;
+    let params = tengen_engine::SearchParams {
+        playouts: u32::MAX,
+        time: Some(Duration::from_secs_f64(args.seconds)),
+        ..tengen_engine::SearchParams::default()
+    };
+    let bar = progress(Duration::from_secs_f64(args.seconds));
+    let began = Instant::now();
+    let result = tengen_engine::Mcts::new(params).search(&game, Color::Black);
+    let elapsed = began.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    println!(
+        "search size={} threads=1 seconds={:.1} playouts={} per_second={:.0} best={} win_rate={:.3}",
+        args.size,
+        elapsed,
+        result.playouts,
+        f64::from(result.playouts) / elapsed,
+        result.best,
+        result.win_rate
+    );
+    Ok(())
 }
 
 fn playouts(args: &PlayoutArgs) -> Result<()> {

@@ -291,3 +291,17 @@ fn a_hanging_engine_is_stopped_and_loses() {
     assert!(out.contains("A scored 0 of 1"), "{out}");
     assert!(out.contains("gave no move within"), "{out}");
 }
+
+#[test]
+fn bench_search_prints_one_line() {
+    let (code, out, err) = tengen(&["bench", "search", "--size", "9", "--seconds", "0.2"]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.trim();
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(line.starts_with("search size=9 threads=1 seconds="), "{line}");
+    let playouts: u64 = line.split("playouts=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(playouts > 100, "{line}");
+    let (code, _, err) = tengen(&["bench", "search", "--threads", "2"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("one thread"), "{err}");
+}
