@@ -8,7 +8,8 @@
 //! the tree end the game there: that node is scored as it stands, so the search passes only
 //! when the count as it stands (every stone alive) wins.
 //!
-//! Superko is checked for the root's moves only (with the game); below, the board's simple ko.
+//! Superko is checked for the root's moves only (with the game, while it is in play); below, the
+//! board's simple ko.
 
 use std::time::{Duration, Instant};
 
@@ -183,7 +184,10 @@ impl Mcts {
         let opponent_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color);
         self.nodes.clear();
         self.nodes.push(Node { player: color.opponent().index() as u8, ..Node::default() });
-        self.expand(0, &root_board, color, Some(game));
+        // Superko at the root needs the game in play; after two passes (counting dead stones)
+        // the board's own legality serves.
+        let in_play = game.phase() == tengen_core::Phase::Playing;
+        self.expand(0, &root_board, color, in_play.then_some(game));
         let mut board = root_board.clone();
         let mut ownership = vec![0f32; Point::TABLE_SIZE];
         let mut path: Vec<usize> = Vec::with_capacity(64);
@@ -334,7 +338,45 @@ fn owner(board: &Board, p: Point) -> f32 {
     }
 }
 
+impl Mcts {
+    /// The stones dead in `game` by the playouts' ownership: a stone whose point ends up the
+    /// opponent's in more than 60% of the playouts (net ownership beyond ±0.2 the other way)…
+    /// unless Benson's algorithm proves its chain alive. Chains are judged whole: a chain is
+    /// dead when its stones are on average owned by the opponent.
+    pub fn dead_stones_of(&mut self, game: &Game) -> Vec<Point> {
+        let board = game.board();
+        let result = self.search(game, game.to_move());
+        let alive = [tengen_core::pass_alive(board, Color::Black), tengen_core::pass_alive(board, Color::White)];
+        let mut dead = Vec::new();
+        let mut seen = vec![false; Point::TABLE_SIZE];
+        for p in board.points() {
+            let Some(c) = board.get(p) else { continue };
+            if seen[p.index()] {
+                continue;
+            }
+            let stones: Vec<Point> = board.chain(p).collect();
+            for s in &stones {
+                seen[s.index()] = true;
+            }
+            if alive[c.index()].is_alive(p) {
+                continue;
+            }
+            let sign = if c == Color::Black { 1.0 } else { -1.0 };
+            let own = stones.iter().map(|s| sign * result.ownership[s.index()]).sum::<f32>() / stones.len() as f32;
+            if own < -0.2 {
+                dead.extend(stones);
+            }
+        }
+        dead.sort();
+        dead
+    }
+}
+
 impl Engine for Mcts {
+    fn dead_stones(&mut self, game: &Game) -> Option<Vec<Point>> {
+        Some(self.dead_stones_of(game))
+    }
+
     fn decide(&mut self, game: &Game, color: Color) -> Decision {
         let result = self.search(game, color);
         if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {
@@ -414,6 +456,27 @@ mod tests {
         })
         .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
         assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
+    }
+
+    #[test]
+    fn dead_stones_from_ownership() {
+        // A lone White stone in Black's half is dead; the two walls are not.
+        let setup = Setup::from_ascii(
+            "
+            . . X O . . .
+            . . X O . . .
+            . . X O . . .
+            . . X O . . .
+            . O X O . . .
+            . . X O . . .
+            . . X O . . .",
+        )
+        .unwrap();
+        let game =
+            Game::try_from(Setup { rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() }, ..setup })
+                .unwrap();
+        let dead = Mcts::new(SearchParams { playouts: 4_000, ..SearchParams::default() }).dead_stones_of(&game);
+        assert_eq!(dead, vec![at("B3")]);
     }
 
     #[test]

@@ -21,6 +21,13 @@ pub trait Engine {
 
     /// Forget anything kept between moves (a new game started).
     fn clear(&mut self) {}
+
+    /// The stones this engine judges dead in `game`, for counting; `None` when it cannot tell
+    /// (the caller then falls back on what is certain).
+    fn dead_stones(&mut self, game: &Game) -> Option<Vec<tengen_core::Point>> {
+        let _ = game;
+        None
+    }
 }
 
 /// Uniformly random legal moves that fill none of its own eyes; passes when there is none.

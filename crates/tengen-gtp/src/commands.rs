@@ -84,9 +84,12 @@ fn points_text(mut points: Vec<Point>) -> String {
     points.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
 }
 
-/// The stones taken as dead at the end: those unconditionally dead (the engine's ownership
-/// estimate replaces this when the search exists).
-fn dead_stones(s: &Session) -> Vec<Point> {
+/// The stones taken as dead at the end: the engine's judgement when it has one, else those
+/// unconditionally dead.
+fn dead_stones(s: &mut Session) -> Vec<Point> {
+    if let Some(dead) = s.engine.dead_stones(&s.game) {
+        return dead;
+    }
     let board = s.game.board();
     let status = Unconditional::new(board);
     board.points().filter(|&p| status.status(p) == Status::Dead).collect()
@@ -133,15 +136,17 @@ fn countlib(s: &mut Session, args: &[&str]) -> Reply {
 /// Function: the score of the position, the stones `final_status_list dead` names removed.
 /// Arguments: none. Fails: never. Returns: `B+1.5`, `W+0.5`, `0`.
 fn final_score(s: &mut Session, _: &[&str]) -> Reply {
-    Ok(s.game.score(&dead_stones(s)).result_points())
+    let dead = dead_stones(s);
+    Ok(s.game.score(&dead).result_points())
 }
 
 /// Function: the stones of a status. Arguments: `alive`, `dead` or `seki`. Fails: other
-/// status. Returns: vertices, space separated (dead: the unconditionally dead stones for now).
+/// status. Returns: vertices, space separated (dead: the engine's judgement, else the
+/// unconditionally dead stones; seki: none yet).
 fn final_status_list(s: &mut Session, args: &[&str]) -> Reply {
     arity(args, 1)?;
-    let board = s.game.board();
     let dead = dead_stones(s);
+    let board = s.game.board();
     let stones: Vec<Point> = board.points().filter(|&p| board.get(p).is_some()).collect();
     match args[0].to_ascii_lowercase().as_str() {
         "dead" => Ok(points_text(dead)),

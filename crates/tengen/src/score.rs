@@ -14,7 +14,8 @@ use tengen_sgf::{IllegalMoves, Record};
 pub struct ScoreArgs {
     /// The game record (SGF, any character set).
     game: PathBuf,
-    /// Dead stones: `none`, or vertices separated by commas (each marks its whole chain).
+    /// Dead stones: `none`, `auto` (judged by the search's ownership, Benson-alive chains
+    /// never dead), or vertices separated by commas (each marks its whole chain).
     #[arg(long, default_value = "none")]
     dead: String,
     /// Count with these rules instead of the record's (`chinese`, `japanese`, …); the record's
@@ -50,7 +51,12 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
         }
         game.set_rules(rules);
     }
-    let dead = parse_dead(&args.dead)?;
+    let dead = if args.dead.eq_ignore_ascii_case("auto") {
+        let params = tengen_engine::SearchParams { playouts: 20_000, ..tengen_engine::SearchParams::default() };
+        tengen_engine::Mcts::new(params).dead_stones_of(&game)
+    } else {
+        parse_dead(&args.dead)?
+    };
     for &p in &dead {
         if !game.board().contains(p) {
             bail!("--dead {p}: not on the {0}×{0} board", game.board().size());

@@ -32,6 +32,19 @@ fn score_in_stones_and_points() {
 }
 
 #[test]
+fn score_finds_dead_stones_by_itself() {
+    // 7×7: Black's wall on C, White's on D, a lone White stone at B3 in Black's half.
+    let file = write(
+        "auto.sgf",
+        "(;GM[1]FF[4]SZ[7]KM[0]AB[ca][cb][cc][cd][ce][cf][cg]AW[da][db][dc][dd][de][df][dg][be];B[];W[])",
+    );
+    let (code, out, err) = tengen(&["score", &file, "--dead", "auto"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Dead: B3"), "{out}");
+    assert!(out.contains("Black 21 stones, White 28 stones"), "{out}");
+}
+
+#[test]
 fn score_as_json() {
     let file = write("json.sgf", GAME);
     let (code, out, err) = tengen(&["score", &file, "--dead", "b1", "--json"]);
