@@ -40,6 +40,28 @@ pub struct SearchParams {
     pub max_nodes: usize,
     /// Seed of the playouts' random generator.
     pub seed: u64,
+    /// 0: play the most visited move. Above 0: choose among the root's moves with
+    /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
+    pub temperature: f32,
+}
+
+impl SearchParams {
+    /// The strongest level.
+    pub const MAX_LEVEL: u8 = 10;
+
+    /// Level 1 (a beginner can win) to 10 (the full strength of the given time): simulations
+    /// per move 16, 50, 150, 400, 1,000, 3,000, 8,000, 20,000, 50,000, 200,000, and below level
+    /// 4 moves drawn among the visited ones rather than the best.
+    ///
+    /// # Panics
+    /// Outside 1…10.
+    #[must_use]
+    pub fn level(level: u8) -> SearchParams {
+        assert!((1..=SearchParams::MAX_LEVEL).contains(&level), "levels are 1 to 10");
+        let playouts = [16, 50, 150, 400, 1_000, 3_000, 8_000, 20_000, 50_000, 200_000][usize::from(level) - 1];
+        let temperature = [1.0, 0.6, 0.3][..].get(usize::from(level) - 1).copied().unwrap_or(0.0);
+        SearchParams { playouts, temperature, resign_after: playouts.min(2_000) / 2 + 1, ..SearchParams::default() }
+    }
 }
 
 impl Default for SearchParams {
@@ -54,6 +76,7 @@ impl Default for SearchParams {
             resign_after: 2_000,
             max_nodes: 4_000_000,
             seed: 1,
+            temperature: 0.0,
         }
     }
 }
@@ -380,10 +403,26 @@ impl Engine for Mcts {
     fn decide(&mut self, game: &Game, color: Color) -> Decision {
         let result = self.search(game, color);
         if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {
-            Decision::Resign
-        } else {
-            Decision::Play(result.best)
+            return Decision::Resign;
         }
+        if self.params.temperature <= 0.0 {
+            return Decision::Play(result.best);
+        }
+        // Weak levels: draw among the visited moves, weighted by visits^(1/T).
+        let weights: Vec<f64> =
+            result.moves.iter().map(|m| f64::from(m.1).powf(1.0 / f64::from(self.params.temperature))).collect();
+        let total: f64 = weights.iter().sum();
+        if total <= 0.0 {
+            return Decision::Play(result.best);
+        }
+        let mut x = rand::Rng::random::<f64>(&mut self.rng) * total;
+        for (m, w) in result.moves.iter().zip(&weights) {
+            if x < *w {
+                return Decision::Play(m.0);
+            }
+            x -= w;
+        }
+        Decision::Play(result.best)
     }
 }
 
@@ -456,6 +495,22 @@ mod tests {
         })
         .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
         assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
+    }
+
+    #[test]
+    fn levels_grow_in_simulations_and_weak_ones_vary() {
+        let budgets: Vec<u32> = (1..=10).map(|l| SearchParams::level(l).playouts).collect();
+        assert!(budgets.windows(2).all(|w| w[0] < w[1]), "{budgets:?}");
+        assert!(SearchParams::level(1).temperature > 0.0 && SearchParams::level(5).temperature == 0.0);
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let mut weak = Mcts::new(SearchParams::level(1));
+        let moves: std::collections::HashSet<String> = (0..12)
+            .map(|_| match weak.decide(&game, Color::Black) {
+                Decision::Play(m) => m.to_string(),
+                Decision::Resign => "resign".into(),
+            })
+            .collect();
+        assert!(moves.len() > 3, "level 1 should not always play the same move: {moves:?}");
     }
 
     #[test]

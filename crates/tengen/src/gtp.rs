@@ -17,6 +17,9 @@ pub struct GtpArgs {
     /// Seed of the engine's random generator.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Strength from 1 (a beginner can win) to 10; overrides --playouts.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: Option<u8>,
     /// Simulations of the tree search per move.
     #[arg(long, default_value_t = 10_000)]
     playouts: u32,
@@ -37,12 +40,9 @@ pub fn run(args: &GtpArgs) -> Result<()> {
     let mut session = if args.random {
         Session::with_rules(RandomEngine::new(args.seed), rules)
     } else {
-        let params = SearchParams {
-            playouts: args.playouts,
-            time: args.time.map(Duration::from_secs_f64),
-            seed: args.seed,
-            ..SearchParams::default()
-        };
+        let base =
+            args.level.map_or(SearchParams { playouts: args.playouts, ..SearchParams::default() }, SearchParams::level);
+        let params = SearchParams { time: args.time.map(Duration::from_secs_f64), seed: args.seed, ..base };
         Session::with_rules(Mcts::new(params), rules)
     };
     let stdin = std::io::stdin();

@@ -5,6 +5,7 @@ mod bench;
 mod diagram;
 mod duel;
 mod gtp;
+mod play;
 mod regress;
 mod score;
 
@@ -34,6 +35,8 @@ enum Command {
     /// Referee games between two GTP engines: alternate colours, count by the Chinese rules,
     /// write SGFs, print the win rate with its confidence interval.
     Match(duel::MatchArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
     /// Run GTP regression files (GNU Go's `.tst` format) against tengen or another engine.
     Regress(regress::RegressArgs),
     /// Count a finished game from its SGF record: both counts in stones, the result in stones
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Gtp(g) => gtp::run(&g),
         Command::Regress(r) => regress::run(&r),
         Command::Match(m) => duel::run(&m),
+        Command::Play(p) => play::run(&p),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
