@@ -400,8 +400,13 @@ impl Engine for Mcts {
         Some(self.dead_stones_of(game))
     }
 
-    fn decide(&mut self, game: &Game, color: Color) -> Decision {
+    fn decide(&mut self, game: &Game, color: Color, budget: Option<Duration>) -> Decision {
+        let own = self.params.time;
+        if let Some(b) = budget {
+            self.params.time = Some(own.map_or(b, |t| t.min(b)));
+        }
         let result = self.search(game, color);
+        self.params.time = own;
         if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {
             return Decision::Resign;
         }
@@ -505,12 +510,23 @@ mod tests {
         let game = Game::new(9, Rules::chinese()).unwrap();
         let mut weak = Mcts::new(SearchParams::level(1));
         let moves: std::collections::HashSet<String> = (0..12)
-            .map(|_| match weak.decide(&game, Color::Black) {
+            .map(|_| match weak.decide(&game, Color::Black, None) {
                 Decision::Play(m) => m.to_string(),
                 Decision::Resign => "resign".into(),
             })
             .collect();
         assert!(moves.len() > 3, "level 1 should not always play the same move: {moves:?}");
+    }
+
+    #[test]
+    fn a_time_budget_stops_the_search() {
+        let game = Game::new(19, Rules::chinese()).unwrap();
+        let mut engine = Mcts::new(SearchParams { playouts: u32::MAX, ..SearchParams::default() });
+        let started = Instant::now();
+        let decision = engine.decide(&game, Color::Black, Some(Duration::from_millis(150)));
+        assert!(matches!(decision, Decision::Play(_)));
+        assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
+        assert_eq!(engine.params().time, None, "the budget is for one move only");
     }
 
     #[test]
@@ -547,7 +563,7 @@ mod tests {
         .unwrap();
         let game = Game::try_from(setup).unwrap();
         let mut engine = Mcts::new(SearchParams { playouts: 3_000, resign_after: 1_000, ..SearchParams::default() });
-        assert_eq!(engine.decide(&game, Color::Black), Decision::Resign);
+        assert_eq!(engine.decide(&game, Color::Black, None), Decision::Resign);
         // Self-play on 5×5: every move the engine chooses is legal for the game.
         let mut game = Game::new(5, Rules::chinese()).unwrap();
         let mut engine = Mcts::new(SearchParams { playouts: 300, resign_after: u32::MAX, ..SearchParams::default() });
@@ -556,7 +572,7 @@ mod tests {
                 break;
             }
             let c = game.to_move();
-            let Decision::Play(m) = engine.decide(&game, c) else { panic!("no resignation expected") };
+            let Decision::Play(m) = engine.decide(&game, c, None) else { panic!("no resignation expected") };
             game.play(m).unwrap_or_else(|e| panic!("{c} {m}: {e}\n{}", game.board()));
         }
     }

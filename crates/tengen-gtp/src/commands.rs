@@ -172,7 +172,8 @@ fn genmove(s: &mut Session, args: &[&str]) -> Reply {
     arity(args, 1)?;
     let c = color(args[0])?;
     ready_to_play(s)?;
-    match s.engine.decide(&s.game, c) {
+    let budget = s.clock.budget(c, s.game.board().empty_count());
+    match s.engine.decide(&s.game, c, budget) {
         Decision::Play(m) => {
             s.game.play_as(c, m).map_err(|e| format!("the engine chose an illegal move: {e}"))?;
             Ok(m.to_string())
@@ -265,9 +266,13 @@ fn kgs_time_settings(s: &mut Session, args: &[&str]) -> Reply {
     s.clock = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
         Some("none") if args.len() == 1 => Clock::default(),
         Some("absolute") if args.len() == 2 => Clock { main: num(1)?, ..Clock::default() },
-        Some("byoyomi" | "canadian") if args.len() == 4 => {
-            Clock { main: num(1)?, period: num(2)?, stones: num(3)? as u32, ..Clock::default() }
-        }
+        Some(kind @ ("byoyomi" | "canadian")) if args.len() == 4 => Clock {
+            main: num(1)?,
+            period: num(2)?,
+            stones: num(3)? as u32,
+            japanese: kind == "byoyomi",
+            ..Clock::default()
+        },
         _ => return Err("syntax error: none | absolute M | byoyomi M S P | canadian M S N".into()),
     };
     Ok(String::new())
@@ -397,7 +402,8 @@ fn quit(s: &mut Session, _: &[&str]) -> Reply {
 fn reg_genmove(s: &mut Session, args: &[&str]) -> Reply {
     arity(args, 1)?;
     let c = color(args[0])?;
-    Ok(match s.engine.decide(&s.game, c) {
+    let budget = s.clock.budget(c, s.game.board().empty_count());
+    Ok(match s.engine.decide(&s.game, c, budget) {
         Decision::Play(m) => m.to_string(),
         Decision::Resign => "resign".into(),
     })
@@ -433,7 +439,7 @@ fn time_left(s: &mut Session, args: &[&str]) -> Reply {
 fn time_settings(s: &mut Session, args: &[&str]) -> Reply {
     arity(args, 3)?;
     let num = |a: &str| a.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or("syntax error".to_owned());
-    s.clock = Clock { main: num(args[0])?, period: num(args[1])?, stones: num(args[2])? as u32, left: [None; 2] };
+    s.clock = Clock { main: num(args[0])?, period: num(args[1])?, stones: num(args[2])? as u32, ..Clock::default() };
     Ok(String::new())
 }
 

@@ -55,6 +55,33 @@ pub(crate) struct Clock {
     pub stones: u32,
     /// Last `time_left` per colour: seconds, stones.
     pub left: [Option<(f64, u32)>; 2],
+    /// Japanese byo-yomi (`stones` counts periods, each move gets a period) rather than
+    /// Canadian (`stones` moves per period).
+    pub japanese: bool,
+}
+
+impl Clock {
+    /// The time `color` may spend on its next move, or `None` without time settings. Main
+    /// time is spread over the moves likely left (a third of the empty points, at least 15);
+    /// in byo-yomi a Japanese period, or a Canadian period divided by the stones left; a
+    /// quarter is kept back for transmission and the clock's own rounding.
+    pub(crate) fn budget(&self, color: tengen_core::Color, empty_points: usize) -> Option<std::time::Duration> {
+        if self.main <= 0.0 && self.period <= 0.0 {
+            return None;
+        }
+        let (left, stones) = self.left[color.index()].unwrap_or((self.main, 0));
+        let moves_left = (empty_points / 3).max(15) as f64;
+        let per_period = |stones: u32| if self.japanese { self.period } else { self.period / f64::from(stones.max(1)) };
+        let seconds = if left > 0.0 && stones == 0 {
+            // Main time, then byo-yomi still to come.
+            (left / moves_left).max(if self.period > 0.0 { per_period(self.stones) * 0.5 } else { 0.0 })
+        } else if stones > 0 {
+            if self.japanese { left.min(self.period).max(left / 2.0) } else { left / f64::from(stones) }
+        } else {
+            per_period(self.stones)
+        };
+        Some(std::time::Duration::from_secs_f64((seconds * 0.75 - 0.05).max(0.02)))
+    }
 }
 
 /// One GTP session: a game, the engine, and what GTP says between games.
@@ -152,5 +179,38 @@ impl Session {
             Ok(body) => format!("={id} {body}\n\n"),
             Err(message) => format!("?{id} {message}\n\n"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Clock;
+    use tengen_core::Color;
+
+    fn secs(c: &Clock, color: Color, empty: usize) -> f64 {
+        c.budget(color, empty).map_or(-1.0, |d| d.as_secs_f64())
+    }
+
+    #[test]
+    fn budgets_follow_the_clock() {
+        assert_eq!(Clock::default().budget(Color::Black, 81), None);
+        // 1 s per move (time_settings 0 1 1): three quarters, less 50 ms.
+        let per_move = Clock { period: 1.0, stones: 1, ..Clock::default() };
+        assert!((secs(&per_move, Color::Black, 81) - 0.70).abs() < 1e-9);
+        // 10 minutes of main time on an empty 19×19: 600 / 120 moves, less the margin.
+        let absolute = Clock { main: 600.0, ..Clock::default() };
+        assert!((secs(&absolute, Color::White, 361) - (5.0 * 0.75 - 0.05)).abs() < 1e-9);
+        // Canadian: 300 s for 25 stones, 100 s left for 10 stones.
+        let mut canadian = Clock { main: 600.0, period: 300.0, stones: 25, ..Clock::default() };
+        canadian.left[0] = Some((100.0, 10));
+        assert!((secs(&canadian, Color::Black, 200) - (10.0 * 0.75 - 0.05)).abs() < 1e-9);
+        // Japanese byo-yomi, 30 s periods, 25 s left in the period.
+        let mut japanese = Clock { main: 600.0, period: 30.0, stones: 5, japanese: true, ..Clock::default() };
+        japanese.left[1] = Some((25.0, 3));
+        assert!((secs(&japanese, Color::White, 200) - (25.0 * 0.75 - 0.05)).abs() < 1e-9);
+        // Never less than 20 ms.
+        let mut nearly_out = per_move;
+        nearly_out.left[0] = Some((0.01, 1));
+        assert!((secs(&nearly_out, Color::Black, 10) - 0.02).abs() < 1e-9);
     }
 }

@@ -83,3 +83,17 @@ fn genmove_plays_whole_games() {
     let score = s.execute("final_score").unwrap();
     assert!(score.starts_with("= B+") || score.starts_with("= W+") || score == "= 0\n\n", "{score}");
 }
+
+#[test]
+fn genmove_respects_time_settings() {
+    use tengen_engine::{Mcts, SearchParams};
+    let mut s = Session::new(Mcts::new(SearchParams { playouts: u32::MAX, ..SearchParams::default() }));
+    s.execute("boardsize 19");
+    s.execute("time_settings 0 1 1");
+    let started = std::time::Instant::now();
+    let reply = s.execute("genmove b").unwrap();
+    let took = started.elapsed();
+    assert!(reply.starts_with("= "), "{reply}");
+    assert!(took < std::time::Duration::from_millis(1_000), "took {took:?} with 1 s per move");
+    assert!(took > std::time::Duration::from_millis(300), "used too little of its time: {took:?}");
+}

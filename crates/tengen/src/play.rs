@@ -132,7 +132,7 @@ fn run_with(args: &PlayArgs, mut input: impl BufRead, mut out: impl Write) -> Re
         }
         if game.to_move() != human {
             let c = game.to_move();
-            match engine.decide(&game, c) {
+            match engine.decide(&game, c, None) {
                 Decision::Resign => {
                     game.resign(c);
                     writeln!(out, "{c} resigns.")?;
