@@ -362,13 +362,32 @@ fn owner(board: &Board, p: Point) -> f32 {
 }
 
 impl Mcts {
-    /// The stones dead in `game` by the playouts' ownership: a stone whose point ends up the
-    /// opponent's in more than 60% of the playouts (net ownership beyond ±0.2 the other way)…
-    /// unless Benson's algorithm proves its chain alive. Chains are judged whole: a chain is
-    /// dead when its stones are on average owned by the opponent.
+    /// Ownership from `playouts` light playouts straight from `board`, no tree: the search's
+    /// ownership would follow its best line, and after two passes that line is another pass
+    /// that counts the board as it stands, dead stones and all.
+    fn playout_ownership(&mut self, board: &Board, to_move: Color, playouts: u32) -> Vec<f32> {
+        let mut scratch = board.clone();
+        let mut ownership = vec![0f32; Point::TABLE_SIZE];
+        let max_moves = 3 * (board.size() * board.size()) as u32;
+        for _ in 0..playouts {
+            scratch.copy_from(board);
+            scratch.playout(to_move, &mut self.rng, max_moves);
+            for q in scratch.points() {
+                ownership[q.index()] += owner(&scratch, q);
+            }
+        }
+        let scale = 1.0 / playouts.max(1) as f32;
+        ownership.iter_mut().for_each(|o| *o *= scale);
+        ownership
+    }
+
+    /// The stones dead in `game` by the ownership of light playouts from the position: a chain
+    /// whose stones end up, on average, the opponent's (net ownership beyond 0.2 the other
+    /// way, i.e. in more than 60% of the playouts) — unless Benson's algorithm proves it
+    /// alive.
     pub fn dead_stones_of(&mut self, game: &Game) -> Vec<Point> {
         let board = game.board();
-        let result = self.search(game, game.to_move());
+        let ownership = self.playout_ownership(board, game.to_move(), self.params.playouts.clamp(1_000, 20_000));
         let alive = [tengen_core::pass_alive(board, Color::Black), tengen_core::pass_alive(board, Color::White)];
         let mut dead = Vec::new();
         let mut seen = vec![false; Point::TABLE_SIZE];
@@ -385,7 +404,7 @@ impl Mcts {
                 continue;
             }
             let sign = if c == Color::Black { 1.0 } else { -1.0 };
-            let own = stones.iter().map(|s| sign * result.ownership[s.index()]).sum::<f32>() / stones.len() as f32;
+            let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
             if own < -0.2 {
                 dead.extend(stones);
             }

@@ -97,9 +97,13 @@ fn setup(client: &mut Client, args: &MatchArgs, deadline: Duration) -> Result<()
     }
 }
 
+/// An engine's dead stones, sorted (engines list them in their own orders).
 fn dead_from(client: &mut Client, deadline: Duration) -> Option<Vec<Point>> {
     let text = client.send("final_status_list dead", Some(deadline)).ok()?;
-    text.split_whitespace().map(|v| v.parse::<Point>().ok()).collect()
+    let mut dead: Vec<Point> = text.split_whitespace().map(|v| v.parse::<Point>().ok()).collect::<Option<_>>()?;
+    dead.sort();
+    dead.dedup();
+    Some(dead)
 }
 
 /// Plays one game; returns the record and writes the SGF.
