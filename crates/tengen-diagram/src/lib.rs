@@ -303,9 +303,8 @@ mod tests {
         s.parse().unwrap()
     }
 
-    /// A ko fight: moves on points where stones were taken become notes.
-    #[test]
-    fn moves_on_occupied_points_become_notes() {
+    /// A ko in the middle of a 5×5 board: Black takes at C3, White retakes at B3.
+    fn ko_game() -> Game {
         let setup = Setup::from_ascii(
             "
             . . . . .
@@ -315,7 +314,13 @@ mod tests {
             . . . . .",
         )
         .unwrap();
-        let mut game = Game::try_from(Setup { rules: Rules::chinese(), ..setup }).unwrap();
+        Game::try_from(Setup { rules: Rules::chinese(), ..setup }).unwrap()
+    }
+
+    /// A ko fight: moves on points where stones were taken become notes.
+    #[test]
+    fn moves_on_occupied_points_become_notes() {
+        let mut game = ko_game();
         for v in ["C3", "E1", "E5", "B3", "A1"] {
             game.play(Move::Play(at(v))).unwrap();
         }
@@ -335,16 +340,7 @@ mod tests {
 
     #[test]
     fn numbered_twice_on_one_point() {
-        let setup = Setup::from_ascii(
-            "
-            . . . . .
-            . X O . .
-            X O . O .
-            . X O . .
-            . . . . .",
-        )
-        .unwrap();
-        let mut game = Game::try_from(setup).unwrap();
+        let mut game = ko_game();
         // 1 takes the ko, 4 takes back, 7 takes again on the point of 1.
         for v in ["C3", "E1", "E5", "B3", "A1", "A5", "C3"] {
             game.play(Move::Play(at(v))).unwrap();

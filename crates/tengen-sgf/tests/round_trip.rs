@@ -1,35 +1,11 @@
 //! Game → SGF → game is identical; unknown properties and variations survive a round trip.
 
-use proptest::prelude::*;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-use tengen_core::{Color, Game, Komi, Move, Rules};
-use tengen_sgf::{GameInfo, IllegalMoves, Record, write_game};
+mod common;
 
-fn random_game(size: usize, seed: u64, moves: usize, handicap: usize, komi_half: i32) -> Game {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let rules = Rules { komi: Komi::from_half_points(komi_half), ..Rules::chinese() };
-    let mut game = if handicap >= 2 {
-        Game::with_fixed_handicap(size, rules, handicap).unwrap()
-    } else {
-        Game::new(size, rules).unwrap()
-    };
-    for _ in 0..moves {
-        let mv = if rng.random_ratio(1, 30) {
-            Move::Pass
-        } else {
-            game.board().random_playout_move(game.to_move(), &mut rng).map_or(Move::Pass, Move::Play)
-        };
-        // Superko may refuse a playout move: then pass.
-        if game.play(mv).is_err() {
-            game.play(Move::Pass).unwrap();
-        }
-        if game.phase() != tengen_core::Phase::Playing {
-            game.resume().unwrap();
-        }
-    }
-    game
-}
+use common::random_game;
+use proptest::prelude::*;
+use tengen_core::{Color, Game, Move, Rules};
+use tengen_sgf::{GameInfo, IllegalMoves, Record, write_game};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]

@@ -6,10 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::random_game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
-use tengen_core::{Color, Game, Komi, Move, Point, Rules};
+use tengen_core::{Color, Move, Point};
 use tengen_sgf::{GameInfo, write_game};
 
 fn sgf_point(p: Point, size: usize) -> String {
@@ -24,25 +27,8 @@ fn write_games(dir: &Path) -> PathBuf {
         let size = [7usize, 9, 13, 19][i % 4];
         let handicap = [0usize, 0, 2, 4, 9][i % 5];
         let handicap = if size < 9 && handicap > 4 { 4 } else { handicap };
-        let rules = Rules { komi: Komi::from_half_points(rng.random_range(-3..16)), ..Rules::chinese() };
-        let mut game = if handicap >= 2 {
-            Game::with_fixed_handicap(size, rules, handicap).unwrap()
-        } else {
-            Game::new(size, rules).unwrap()
-        };
-        for _ in 0..rng.random_range(0..150) {
-            let mv = if rng.random_ratio(1, 25) {
-                Move::Pass
-            } else {
-                game.board().random_playout_move(game.to_move(), &mut rng).map_or(Move::Pass, Move::Play)
-            };
-            if game.play(mv).is_err() {
-                game.play(Move::Pass).unwrap();
-            }
-            if game.phase() != tengen_core::Phase::Playing {
-                game.resume().unwrap();
-            }
-        }
+        let moves = rng.random_range(0..150);
+        let mut game = random_game(size, rng.random(), moves, handicap, rng.random_range(-3..16));
         match i % 3 {
             0 => {
                 game.resign(if i % 2 == 0 { Color::White } else { Color::Black });

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use tengen_diagram::Diagram;
-use tengen_sgf::{GameInfo, IllegalMoves, Record};
+use tengen_sgf::GameInfo;
 
 /// Options of `tengen diagram`.
 #[derive(Args)]
@@ -63,13 +63,7 @@ fn title(info: &GameInfo, first: usize, last: usize) -> String {
 
 /// Draws the record and writes the picture.
 pub fn run(args: &DiagramArgs) -> Result<()> {
-    let bytes = std::fs::read(&args.game).with_context(|| format!("cannot read {}", args.game.display()))?;
-    let (records, _) = Record::read_bytes(&bytes).with_context(|| args.game.display().to_string())?;
-    let record = records.into_iter().next().context("the file holds no game")?;
-    let replay = record.replay(IllegalMoves::Stop).with_context(|| args.game.display().to_string())?;
-    if let Some(p) = replay.problems.first() {
-        bail!("{}: node {}: {}; the game cannot be drawn past it", args.game.display(), p.node, p.message);
-    }
+    let replay = crate::records::replay_file(&args.game, "drawn past it")?;
     if !(100..=10_000).contains(&args.size_px) {
         bail!("--size-px must be 100 to 10000, not {}", args.size_px);
     }

@@ -6,6 +6,7 @@ mod diagram;
 mod duel;
 mod gtp;
 mod play;
+mod records;
 mod regress;
 mod score;
 

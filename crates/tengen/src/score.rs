@@ -7,7 +7,6 @@ use clap::Args;
 use serde_json::json;
 use tengen_core::count::{half_points_text, quarters_text};
 use tengen_core::{Color, Point, Rules, Scoring};
-use tengen_sgf::{IllegalMoves, Record};
 
 /// Options of `tengen score`.
 #[derive(Args)]
@@ -36,13 +35,7 @@ fn parse_dead(text: &str) -> Result<Vec<Point>> {
 
 /// Counts the main line of the record and prints the result.
 pub fn run(args: &ScoreArgs) -> Result<()> {
-    let bytes = std::fs::read(&args.game).with_context(|| format!("cannot read {}", args.game.display()))?;
-    let (records, _) = Record::read_bytes(&bytes).with_context(|| args.game.display().to_string())?;
-    let record = records.into_iter().next().context("the file holds no game")?;
-    let replay = record.replay(IllegalMoves::Stop).with_context(|| args.game.display().to_string())?;
-    if let Some(problem) = replay.problems.first() {
-        bail!("{}: node {}: {}; the game cannot be counted", args.game.display(), problem.node, problem.message);
-    }
+    let replay = crate::records::replay_file(&args.game, "counted")?;
     let mut game = replay.game;
     if let Some(name) = &args.rules {
         let mut rules = Rules::preset(name)?;
