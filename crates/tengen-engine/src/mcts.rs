@@ -40,6 +40,9 @@ pub struct SearchParams {
     pub max_nodes: usize,
     /// Seed of the playouts' random generator.
     pub seed: u64,
+    /// Playouts answer the last move tactically (take a chain it left in atari, save an own
+    /// chain it put in atari) before playing at random.
+    pub tactical_playouts: bool,
     /// 0: play the most visited move. Above 0: choose among the root's moves with
     /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
     pub temperature: f32,
@@ -77,6 +80,7 @@ impl Default for SearchParams {
             max_nodes: 4_000_000,
             seed: 1,
             temperature: 0.0,
+            tactical_playouts: true,
         }
     }
 }
@@ -186,8 +190,14 @@ impl Mcts {
             let child = &self.nodes[c];
             let n = child.visits as f32;
             let q = if child.visits > 0 { child.wins / n } else { 0.5 };
-            let amaf = if child.rave_visits > 0.0 { child.rave_wins / child.rave_visits } else { 0.5 };
-            let beta = (k / (3.0 * n + k)).sqrt();
+            // A child without AMAF statistics (a pass never has any) is judged by its own win
+            // rate alone: a neutral AMAF default would make passing look good to the side
+            // behind.
+            let (amaf, beta) = if child.rave_visits > 0.0 {
+                (child.rave_wins / child.rave_visits, (k / (3.0 * n + k)).sqrt())
+            } else {
+                (0.0, 0.0)
+            };
             let value = (1.0 - beta) * q + beta * amaf + self.params.exploration * (log_n / (n + 1.0)).sqrt();
             if value > best_value {
                 best_value = value;
@@ -258,8 +268,16 @@ impl Mcts {
             if !ended {
                 let mut turns = 0;
                 let mut p = if passes > 0 { 1 } else { 0 };
+                let mut last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
                 while p < 2 && turns < max_moves {
-                    match board.random_playout_move(to_play, &mut self.rng) {
+                    let choice = if self.params.tactical_playouts {
+                        last.and_then(|l| tactical_reply(&board, l, to_play))
+                            .or_else(|| board.random_playout_move(to_play, &mut self.rng))
+                    } else {
+                        board.random_playout_move(to_play, &mut self.rng)
+                    };
+                    last = choice;
+                    match choice {
                         Some(q) => {
                             board.play_unchecked(q, to_play);
                             self.sequence.push((q.index() as u16, to_play.index() as u8));
@@ -338,6 +356,40 @@ impl Mcts {
             }
         }
     }
+}
+
+/// The playout policy's answer to the opponent's last stone `last`, for `color`: take the
+/// chain through `last` if it is in atari; else save an own chain next to `last` that is in
+/// atari, by playing its last liberty when that leaves the chain more than one liberty.
+fn tactical_reply(board: &Board, last: Point, color: Color) -> Option<Point> {
+    let usable = |q: Point| board.is_legal(q, color) && !board.is_eye(q, color);
+    if board.get(last) == Some(color.opponent())
+        && let Some(q) = board.atari_liberty(last)
+        && usable(q)
+    {
+        return Some(q);
+    }
+    let (c, r) = (i32::from(last.col()), i32::from(last.row()));
+    for (dc, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+        let (nc, nr) = (c + dc, r + dr);
+        if nc < 0 || nr < 0 {
+            continue;
+        }
+        let Some(n) = Point::new(nc as u8, nr as u8).filter(|n| board.contains(*n)) else { continue };
+        if board.get(n) != Some(color) {
+            continue;
+        }
+        if let Some(q) = board.atari_liberty(n)
+            && usable(q)
+        {
+            let mut trial = board.clone();
+            trial.play_unchecked(q, color);
+            if trial.liberties(q) >= 2 {
+                return Some(q);
+            }
+        }
+    }
+    None
 }
 
 /// +1 for Black's stone or point, −1 for White's, 0 otherwise (the playout's final board).
@@ -519,6 +571,55 @@ mod tests {
         })
         .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
         assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
+    }
+
+    #[test]
+    fn tactical_answers_to_the_last_move() {
+        let board = |text: &str| Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone();
+        // White's last stone at C3 is in atari (liberty D3): take it.
+        let b = board(
+            "
+            . . . . .
+            . . X . .
+            . X O . .
+            . . X . .
+            . . . . .",
+        );
+        assert_eq!(tactical_reply(&b, at("C3"), Color::Black), Some(at("D3")));
+        // White's stone at D3 put Black's C3 in atari (last liberty C2): extend there.
+        let b = board(
+            "
+            . . . . .
+            . . O . .
+            . O X O .
+            . . . . .
+            . . . . .",
+        );
+        assert_eq!(tactical_reply(&b, at("D3"), Color::Black), Some(at("C2")));
+        // Nothing to answer: no chain in atari.
+        let b = board(
+            "
+            . . . . .
+            . . . . .
+            . . X O .
+            . . . . .
+            . . . . .",
+        );
+        assert_eq!(tactical_reply(&b, at("D3"), Color::Black), None);
+    }
+
+    #[test]
+    fn the_side_behind_does_not_pass_early() {
+        // Black is slightly behind on an empty board (komi 7.5): passing must not look good.
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let mut engine = Mcts::new(SearchParams { playouts: 5_000, ..SearchParams::default() });
+        let mut game = game;
+        for _ in 0..6 {
+            let c = game.to_move();
+            let Decision::Play(m) = engine.decide(&game, c, None) else { panic!("no resignation expected") };
+            assert_ne!(m, Move::Pass, "{c} passed at move {}", game.moves().len() + 1);
+            game.play(m).unwrap();
+        }
     }
 
     #[test]

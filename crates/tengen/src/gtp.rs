@@ -29,6 +29,10 @@ pub struct GtpArgs {
     /// Play random legal moves instead of searching (for tests).
     #[arg(long)]
     random: bool,
+    /// Uniform random playouts, without the tactical answers to the last move (to measure
+    /// what the policy is worth).
+    #[arg(long)]
+    light: bool,
 }
 
 /// Answers GTP commands until `quit` or the end of the input.
@@ -42,7 +46,12 @@ pub fn run(args: &GtpArgs) -> Result<()> {
     } else {
         let base =
             args.level.map_or(SearchParams { playouts: args.playouts, ..SearchParams::default() }, SearchParams::level);
-        let params = SearchParams { time: args.time.map(Duration::from_secs_f64), seed: args.seed, ..base };
+        let params = SearchParams {
+            time: args.time.map(Duration::from_secs_f64),
+            seed: args.seed,
+            tactical_playouts: !args.light,
+            ..base
+        };
         Session::with_rules(Mcts::new(params), rules)
     };
     let stdin = std::io::stdin();
