@@ -41,7 +41,9 @@ pub struct SearchParams {
     /// Seed of the playouts' random generator.
     pub seed: u64,
     /// Playouts answer the last move tactically (take a chain it left in atari, save an own
-    /// chain it put in atari) before playing at random.
+    /// chain it put in atari) before playing at random. Off by default: measured at 5,000
+    /// simulations per move on 9×9 over 40 games with varied openings, it scored 20 of 40
+    /// against uniform playouts (95% interval 35–65%) while taking 45% more time per move.
     pub tactical_playouts: bool,
     /// 0: play the most visited move. Above 0: choose among the root's moves with
     /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
@@ -80,7 +82,7 @@ impl Default for SearchParams {
             max_nodes: 4_000_000,
             seed: 1,
             temperature: 0.0,
-            tactical_playouts: true,
+            tactical_playouts: false,
         }
     }
 }

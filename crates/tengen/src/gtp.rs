@@ -29,10 +29,10 @@ pub struct GtpArgs {
     /// Play random legal moves instead of searching (for tests).
     #[arg(long)]
     random: bool,
-    /// Uniform random playouts, without the tactical answers to the last move (to measure
-    /// what the policy is worth).
+    /// Playouts that answer the last move tactically (take a chain left in atari, save an own
+    /// chain put in atari) instead of uniform ones — not shown to help yet, kept to measure.
     #[arg(long)]
-    light: bool,
+    tactical: bool,
 }
 
 /// Answers GTP commands until `quit` or the end of the input.
@@ -49,7 +49,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         let params = SearchParams {
             time: args.time.map(Duration::from_secs_f64),
             seed: args.seed,
-            tactical_playouts: !args.light,
+            tactical_playouts: args.tactical,
             ..base
         };
         Session::with_rules(Mcts::new(params), rules)
