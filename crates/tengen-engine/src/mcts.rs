@@ -303,8 +303,12 @@ impl Mcts {
                 0.5
             };
             self.back_up(&path, tree_moves, black_wins);
-            for q in board.points() {
-                ownership[q.index()] += owner(&board, q);
+            // Ownership from every fourth playout: the same expectation for a quarter of the
+            // scans (measured: see the commit).
+            if playouts % 4 == 0 {
+                for q in board.points() {
+                    ownership[q.index()] += owner(&board, q);
+                }
             }
             playouts += 1;
         }
@@ -318,7 +322,7 @@ impl Mcts {
             .collect();
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
         let (best, _, win_rate) = moves.first().copied().unwrap_or((Move::Pass, 0, 0.0));
-        let scale = 1.0 / playouts.max(1) as f32;
+        let scale = 1.0 / playouts.div_ceil(4).max(1) as f32;
         for o in &mut ownership {
             *o *= scale;
         }
