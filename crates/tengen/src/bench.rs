@@ -21,15 +21,31 @@ pub enum Bench {
     Search(SearchArgs),
 }
 
-/// Options of `tengen bench search`.
+/// What every benchmark takes: the board and how long to measure.
 #[derive(Args)]
-pub struct SearchArgs {
+pub struct Span {
     /// Board size (2 to 25).
     #[arg(long, default_value_t = 9)]
     size: usize,
-    /// How long to search, in seconds.
+    /// How long to measure, in seconds.
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
+}
+
+impl Span {
+    fn duration(&self) -> Result<Duration> {
+        if !(self.seconds.is_finite() && self.seconds > 0.0 && self.seconds <= 86_400.0) {
+            bail!("--seconds must be a positive number of seconds up to a day, not {}", self.seconds);
+        }
+        Ok(Duration::from_secs_f64(self.seconds))
+    }
+}
+
+/// Options of `tengen bench search`.
+#[derive(Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    span: Span,
     /// Threads (the search is single-threaded for now: only 1 is accepted).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -38,12 +54,8 @@ pub struct SearchArgs {
 /// Options of `tengen bench playouts`.
 #[derive(Args)]
 pub struct PlayoutArgs {
-    /// Board size (2 to 25).
-    #[arg(long, default_value_t = 9)]
-    size: usize,
-    /// How long to run, in seconds.
-    #[arg(long, default_value_t = 5.0)]
-    seconds: f64,
+    #[command(flatten)]
+    span: Span,
     /// Threads, each with its own board and random generator.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -61,26 +73,24 @@ pub fn run(bench: &Bench) -> Result<()> {
 }
 
 fn search(args: &SearchArgs) -> Result<()> {
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
-        bail!("--seconds must be a positive number of seconds up to a day, not {}", args.seconds);
-    }
+    let duration = args.span.duration()?;
     if args.threads != 1 {
         bail!("--threads: the search runs on one thread for now");
     }
-    let game = tengen_core::Game::new(args.size, tengen_core::Rules::chinese()).context("bench search")?;
+    let game = tengen_core::Game::new(args.span.size, tengen_core::Rules::chinese()).context("bench search")?;
     let params = tengen_engine::SearchParams {
         playouts: u32::MAX,
-        time: Some(Duration::from_secs_f64(args.seconds)),
+        time: Some(duration),
         ..tengen_engine::SearchParams::default()
     };
-    let bar = progress(Duration::from_secs_f64(args.seconds));
+    let bar = progress(duration);
     let began = Instant::now();
     let result = tengen_engine::Mcts::new(params).search(&game, Color::Black);
     let elapsed = began.elapsed().as_secs_f64();
     bar.finish_and_clear();
     println!(
         "search size={} threads=1 seconds={:.1} playouts={} per_second={:.0} best={} win_rate={:.3}",
-        args.size,
+        args.span.size,
         elapsed,
         result.playouts,
         f64::from(result.playouts) / elapsed,
@@ -91,14 +101,11 @@ fn search(args: &SearchArgs) -> Result<()> {
 }
 
 fn playouts(args: &PlayoutArgs) -> Result<()> {
-    let start = Board::new(args.size).context("bench playouts")?;
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
-        bail!("--seconds must be a positive number of seconds up to a day, not {}", args.seconds);
-    }
+    let start = Board::new(args.span.size).context("bench playouts")?;
+    let duration = args.span.duration()?;
     if !(1..=256).contains(&args.threads) {
         bail!("--threads must be 1 to 256, not {}", args.threads);
     }
-    let duration = Duration::from_secs_f64(args.seconds);
     let bar = progress(duration);
     let began = Instant::now();
     let results: Vec<(u64, u64)> = std::thread::scope(|scope| {
@@ -118,7 +125,7 @@ fn playouts(args: &PlayoutArgs) -> Result<()> {
     let moves: u64 = results.iter().map(|r| r.1).sum();
     println!(
         "playouts size={} threads={} seconds={:.1} playouts={} per_second={:.0} moves_per_playout={:.1}",
-        args.size,
+        args.span.size,
         args.threads,
         elapsed,
         playouts,
