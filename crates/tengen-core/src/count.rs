@@ -276,9 +276,13 @@ pub fn area_owners(board: &Board, dead: &[Point]) -> OwnerMap {
 /// point are neutral.
 #[must_use]
 pub fn territory_owners(board: &Board, dead: &[Point]) -> OwnerMap {
-    let (b, _) = without_dead(board, dead);
+    territory_of(&without_dead(board, dead).0)
+}
+
+/// Territory ownership of a board whose dead stones are already removed.
+fn territory_of(b: &Board) -> OwnerMap {
     let mut table = vec![Owner::Neutral; Point::TABLE_SIZE];
-    for (points, borders) in empty_regions(&b) {
+    for (points, borders) in empty_regions(b) {
         let owner = match borders {
             [true, false] => Owner::Black,
             [false, true] => Owner::White,
@@ -330,8 +334,8 @@ pub fn score(board: &Board, dead: &[Point], rules: &Rules, handicap: usize) -> S
             }
         }
         Scoring::Territory => {
-            let owners = territory_owners(board, dead);
-            let (_, dead_stones) = without_dead(board, dead);
+            let (cleared, dead_stones) = without_dead(board, dead);
+            let owners = territory_of(&cleared);
             let prisoners = |c: Color| (board.captures(c) + dead_stones[c.opponent().index()]) as i32;
             Score {
                 scoring: Scoring::Territory,

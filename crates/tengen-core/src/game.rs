@@ -393,6 +393,17 @@ impl Game {
         Ok(mv)
     }
 
+    /// The game as it was after its first `n` moves (all of them when `n` is larger), by one
+    /// replay from the start; play resumed after two passes within them stays resumed.
+    #[must_use]
+    pub fn truncated(&self, n: usize) -> Game {
+        let mut game = self.clone();
+        game.moves.truncate(n);
+        game.resumed.retain(|&k| k <= n);
+        game.rebuild_history();
+        game
+    }
+
     /// `color` resigns: the opponent wins (中盘认输, `B+R`/`W+R`).
     pub fn resign(&mut self, color: Color) -> Outcome {
         self.end(Outcome::Resignation { winner: !color })
@@ -506,6 +517,30 @@ mod tests {
             HandicapError::BadPoint(at("A1"))
         );
         assert!(Game::with_fixed_handicap(9, Rules::chinese(), 10).is_err());
+    }
+
+    #[test]
+    fn truncated_equals_undoing() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        for v in ["E5", "C3", "G7", "D4"] {
+            game.play(Move::Play(at(v))).unwrap();
+        }
+        game.play(Move::Pass).unwrap();
+        game.play(Move::Pass).unwrap();
+        game.resume().unwrap();
+        game.play(Move::Play(at("A1"))).unwrap();
+        for n in 0..=game.moves().len() {
+            let mut undone = game.clone();
+            while undone.moves().len() > n {
+                undone.undo().unwrap();
+            }
+            let t = game.truncated(n);
+            assert_eq!(
+                (t.board(), t.moves(), t.phase(), t.to_move()),
+                (undone.board(), undone.moves(), undone.phase(), undone.to_move())
+            );
+        }
+        assert_eq!(game.truncated(99).moves().len(), 7);
     }
 
     #[test]

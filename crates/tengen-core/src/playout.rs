@@ -81,12 +81,29 @@ impl Board {
     pub fn area_score(&self) -> i32 {
         let mut score = self.stone_count(Color::Black) as i32 - self.stone_count(Color::White) as i32;
         for &p in self.empty_slice() {
-            let (black, white) = self.neighbour_colours(p as usize);
-            // The edge counts for both colours: a side owns the point when the other side's
-            // count is only the edge's.
-            let edge = black.min(white);
-            score += i32::from(white == edge && black > edge) - i32::from(black == edge && white > edge);
+            score += self.empty_owner(p as usize);
         }
         score
+    }
+
+    /// Who a point counts for by the rule of [`Board::area_score`]: its stone's colour, or for
+    /// an empty point the one colour among its neighbours; `None` when both or neither.
+    #[must_use]
+    pub fn area_owner(&self, p: Point) -> Option<Color> {
+        self.get(p).or_else(|| match self.empty_owner(p.index()) {
+            1 => Some(Color::Black),
+            -1 => Some(Color::White),
+            _ => None,
+        })
+    }
+
+    /// +1 when the empty point `p` touches only Black, −1 only White, 0 otherwise. The edge
+    /// counts for both colours in the neighbour counts: a side owns the point when the other
+    /// side's count is only the edge's.
+    #[inline]
+    fn empty_owner(&self, p: usize) -> i32 {
+        let (black, white) = self.neighbour_colours(p);
+        let edge = black.min(white);
+        i32::from(white == edge && black > edge) - i32::from(black == edge && white > edge)
     }
 }

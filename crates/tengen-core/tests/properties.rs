@@ -129,7 +129,6 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
             30..60 => {
                 let pick = all.iter().copied().filter(|&p| {
                     game.board().is_empty(p)
-                        && tengen_core::point::Point::new(p.col(), p.row()).is_some()
                         && neighbours(p, size)
                             .iter()
                             .any(|&n| game.board().get(n) == Some(!color) && game.board().liberties(n) <= 2)

@@ -104,10 +104,7 @@ impl Diagram {
             return Err(RangeError { first, last, played });
         }
         // The position before the first move of the range.
-        let mut before = game.clone();
-        while before.moves().len() >= first {
-            before.undo().map_err(|_| RangeError { first, last, played })?;
-        }
+        let before = game.truncated(first - 1);
         let board = before.board();
         let mut shown: HashMap<Point, Mark> =
             board.points().filter_map(|p| board.get(p).map(|c| (p, Mark::Plain(c)))).collect();

@@ -155,11 +155,6 @@ impl Mcts {
         &self.params
     }
 
-    /// Black's score of a final board in points: area minus komi and handicap bonus.
-    fn final_score(board: &Board, komi_and_bonus: f32) -> f32 {
-        board.area_score() as f32 - komi_and_bonus
-    }
-
     /// Adds the children of `id` for `player`'s moves on `board`: legal points that are not
     /// its own eyes, and a pass. At the root, `root_game` filters by superko.
     fn expand(&mut self, id: usize, board: &Board, player: Color, root_game: Option<&Game>) {
@@ -294,7 +289,8 @@ impl Mcts {
                     turns += 1;
                 }
             }
-            let score = Mcts::final_score(&board, komi_and_bonus);
+            // Black's score: area minus komi and handicap bonus.
+            let score = board.area_score() as f32 - komi_and_bonus;
             let black_wins = if score > 0.0 {
                 1.0
             } else if score < 0.0 {
@@ -400,22 +396,10 @@ fn tactical_reply(board: &Board, last: Point, color: Color) -> Option<Point> {
 
 /// +1 for Black's stone or point, −1 for White's, 0 otherwise (the playout's final board).
 fn owner(board: &Board, p: Point) -> f32 {
-    match board.get(p) {
+    match board.area_owner(p) {
         Some(Color::Black) => 1.0,
         Some(Color::White) => -1.0,
-        None => {
-            let mut seen = [false; 2];
-            let (c, r) = (i32::from(p.col()), i32::from(p.row()));
-            for (dc, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
-                if let Some(q) = Point::new((c + dc) as u8, (r + dr) as u8)
-                    .filter(|q| c + dc >= 0 && r + dr >= 0 && board.contains(*q))
-                    && let Some(color) = board.get(q)
-                {
-                    seen[color.index()] = true;
-                }
-            }
-            f32::from(u8::from(seen[0])) - f32::from(u8::from(seen[1]))
-        }
+        None => 0.0,
     }
 }
 

@@ -328,9 +328,7 @@ fn loadsgf(s: &mut Session, args: &[&str]) -> Reply {
         if let Some(&(c, _)) = game.moves().get(n - 1) {
             next = c;
         }
-        while game.moves().len() >= n {
-            game.undo().map_err(|e| e.to_string())?;
-        }
+        game = game.truncated(n - 1);
     }
     s.size = game.board().size();
     s.rules = *game.rules();
