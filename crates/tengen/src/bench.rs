@@ -46,7 +46,7 @@ impl Span {
 pub struct SearchArgs {
     #[command(flatten)]
     span: Span,
-    /// Threads (the search is single-threaded for now: only 1 is accepted).
+    /// Threads of the search, sharing one tree.
     #[arg(long, default_value_t = 1)]
     threads: usize,
 }
@@ -74,13 +74,14 @@ pub fn run(bench: &Bench) -> Result<()> {
 
 fn search(args: &SearchArgs) -> Result<()> {
     let duration = args.span.duration()?;
-    if args.threads != 1 {
-        bail!("--threads: the search runs on one thread for now");
+    if !(1..=256).contains(&args.threads) {
+        bail!("--threads must be 1 to 256, not {}", args.threads);
     }
     let game = tengen_core::Game::new(args.span.size, tengen_core::Rules::chinese()).context("bench search")?;
     let params = tengen_engine::SearchParams {
         playouts: u32::MAX,
         time: Some(duration),
+        threads: args.threads,
         ..tengen_engine::SearchParams::default()
     };
     let bar = progress(duration);
@@ -89,8 +90,9 @@ fn search(args: &SearchArgs) -> Result<()> {
     let elapsed = began.elapsed().as_secs_f64();
     bar.finish_and_clear();
     println!(
-        "search size={} threads=1 seconds={:.1} playouts={} per_second={:.0} best={} win_rate={:.3}",
+        "search size={} threads={} seconds={:.1} playouts={} per_second={:.0} best={} win_rate={:.3}",
         args.span.size,
+        args.threads,
         elapsed,
         result.playouts,
         f64::from(result.playouts) / elapsed,

@@ -26,6 +26,9 @@ pub struct GtpArgs {
     /// Seconds per move at most (the search stops at whichever limit comes first).
     #[arg(long)]
     time: Option<f64>,
+    /// Threads of the search, sharing one tree.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// Play random legal moves instead of searching (for tests).
     #[arg(long)]
     random: bool,
@@ -50,6 +53,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
             time: args.time.map(Duration::from_secs_f64),
             seed: args.seed,
             tactical_playouts: args.tactical,
+            threads: usize::from(args.threads),
             ..base
         };
         Session::with_rules(Mcts::new(params), rules)

@@ -186,7 +186,7 @@ fn diagram_png() {
 fn gtp_on_standard_input() {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["gtp", "--rules", "chinese"])
+        .args(["gtp", "--rules", "chinese", "--threads", "2", "--playouts", "2000"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -314,7 +314,10 @@ fn bench_search_prints_one_line() {
     assert!(line.starts_with("search size=9 threads=1 seconds="), "{line}");
     let playouts: u64 = line.split("playouts=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(playouts > 100, "{line}");
-    let (code, _, err) = tengen(&["bench", "search", "--threads", "2"]);
+    let (code, out, err) = tengen(&["bench", "search", "--size", "9", "--seconds", "0.2", "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("search size=9 threads=2 seconds="), "{out}");
+    let (code, _, err) = tengen(&["bench", "search", "--threads", "0"]);
     assert_ne!(code, 0);
-    assert!(err.contains("one thread"), "{err}");
+    assert!(err.contains("--threads must be 1 to 256"), "{err}");
 }
