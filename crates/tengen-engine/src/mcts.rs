@@ -228,10 +228,11 @@ fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
     let node = &nodes[id];
     let log_n = (node.visits as f32).max(1.0).ln();
     let k = params.rave_equivalence;
-    let mut best = node.first_child as usize;
+    let first = node.first_child as usize;
+    let mut best = first;
     let mut best_value = f32::NEG_INFINITY;
-    for c in node.first_child as usize..(node.first_child + node.children) as usize {
-        let child = &nodes[c];
+    for (c, child) in nodes[first..first + node.children as usize].iter().enumerate() {
+        let c = first + c;
         let n = child.visits as f32;
         let q = if child.visits > 0 { child.wins / n } else { 0.5 };
         // A child without AMAF statistics (a pass never has any) is judged by its own win
@@ -475,8 +476,8 @@ impl Worker {
             }
             let node = nodes[id];
             if node.expanded {
-                for c in node.first_child as usize..(node.first_child + node.children) as usize {
-                    let child = &mut nodes[c];
+                let first = node.first_child as usize;
+                for child in &mut nodes[first..first + node.children as usize] {
                     if child.mv != PASS && self.first[child.mv as usize] == child.player + 1 {
                         child.rave_visits += 1.0;
                         child.rave_wins += if child.player == 0 { black_wins } else { 1.0 - black_wins };
