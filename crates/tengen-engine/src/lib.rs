@@ -5,4 +5,4 @@ mod mcts;
 mod random;
 
 pub use mcts::{Mcts, SearchParams, SearchResult};
-pub use random::{Decision, Engine, RandomEngine};
+pub use random::{Analysis, Decision, Engine, MoveStats, RandomEngine};

@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point};
 
-use crate::random::{Decision, Engine};
+use crate::random::{Analysis, Decision, Engine, MoveStats};
 
 /// Every tunable of the search.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,6 +122,10 @@ struct Node {
     visits: u32,
     /// Wins for `player`.
     wins: f32,
+    /// Final scores (area minus komi) summed from `player`'s side.
+    score: f32,
+    /// Their squares.
+    score_sq: f32,
     rave_visits: f32,
     rave_wins: f32,
     first_child: u32,
@@ -177,6 +181,61 @@ struct Shared<'a> {
     claimed: AtomicU32,
     /// Set when the time is up.
     stop: AtomicBool,
+}
+
+/// The analysis hook of a search: `report` every `interval`, stop when it says so.
+struct Monitor<'r> {
+    interval: Duration,
+    last: Instant,
+    stop: &'r AtomicBool,
+    report: &'r mut dyn FnMut(&Analysis),
+}
+
+/// Longest principal variation reported.
+const PV_LENGTH: usize = 12;
+
+/// What the tree says so far; `ownership` is one worker's sum over `sampled` playouts.
+fn snapshot(nodes: &[Node], playouts: u32, ownership: &[f32], sampled: u32) -> Analysis {
+    let root = nodes[0];
+    let first = root.first_child as usize;
+    let children = &nodes[first..first + root.children as usize];
+    let prior = 1.0 / children.len().max(1) as f32;
+    let mut moves: Vec<(usize, &Node)> = children.iter().enumerate().filter(|(_, c)| c.visits > 0).collect();
+    moves.sort_by(|a, b| b.1.visits.cmp(&a.1.visits).then(b.1.wins.total_cmp(&a.1.wins)));
+    let moves = moves
+        .into_iter()
+        .map(|(i, child)| {
+            let mut pv = vec![to_move(child.mv)];
+            let mut id = first + i;
+            while pv.len() < PV_LENGTH && nodes[id].expanded {
+                let n = nodes[id];
+                let f = n.first_child as usize;
+                let Some((j, best)) =
+                    nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits)
+                else {
+                    break;
+                };
+                if best.visits == 0 {
+                    break;
+                }
+                pv.push(to_move(best.mv));
+                id = f + j;
+            }
+            let n = child.visits as f32;
+            let mean = child.score / n;
+            MoveStats {
+                mv: to_move(child.mv),
+                visits: child.visits,
+                win_rate: child.wins / n,
+                score_lead: mean,
+                score_stdev: (child.score_sq / n - mean * mean).max(0.0).sqrt(),
+                prior,
+                pv,
+            }
+        })
+        .collect();
+    let scale = 1.0 / sampled.max(1) as f32;
+    Analysis { playouts, moves, ownership: ownership.iter().map(|o| o * scale).collect() }
 }
 
 /// The search. Keeps its workers (random generators and scratch) between moves.
@@ -269,6 +328,10 @@ impl Mcts {
     /// Runs the search for `color` to move in `game` (any colour may be asked, as GTP allows),
     /// on `params.threads` threads sharing one tree.
     pub fn search(&mut self, game: &Game, color: Color) -> SearchResult {
+        self.search_monitored(game, color, None)
+    }
+
+    fn search_monitored(&mut self, game: &Game, color: Color, monitor: Option<&mut Monitor<'_>>) -> SearchResult {
         let root_board = game.board();
         let rules = game.rules();
         let bonus = rules.handicap_bonus.points(game.handicap()) as f32;
@@ -297,9 +360,9 @@ impl Mcts {
         std::thread::scope(|scope| {
             for worker in rest.iter_mut() {
                 let shared = &shared;
-                scope.spawn(move || worker.run(shared));
+                scope.spawn(move || worker.run(shared, None));
             }
-            first.run(&shared);
+            first.run(&shared, monitor);
         });
         self.nodes = shared.tree.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
 
@@ -327,13 +390,28 @@ impl Mcts {
 
 impl Worker {
     /// Runs simulations until the shared budget of simulations or time is spent.
-    fn run(&mut self, shared: &Shared<'_>) {
+    fn run(&mut self, shared: &Shared<'_>, mut monitor: Option<&mut Monitor<'_>>) {
         let params = shared.params;
         self.playouts = 0;
         self.ownership.iter_mut().for_each(|o| *o = 0.0);
         loop {
             if shared.stop.load(Ordering::Relaxed) {
                 break;
+            }
+            if let Some(m) = monitor.as_deref_mut() {
+                if m.stop.load(Ordering::Relaxed) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if self.playouts % 16 == 0 && m.last.elapsed() >= m.interval {
+                    let analysis = {
+                        let nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                        let sampled = self.playouts.div_ceil(4);
+                        snapshot(&nodes, shared.claimed.load(Ordering::Relaxed), &self.ownership, sampled)
+                    };
+                    m.last = Instant::now();
+                    (m.report)(&analysis);
+                }
             }
             if self.playouts % 64 == 0 && params.time.is_some_and(|t| shared.started.elapsed() >= t) {
                 shared.stop.store(true, Ordering::Relaxed);
@@ -411,7 +489,7 @@ impl Worker {
             if expand && !nodes[leaf].expanded {
                 add_children(&mut nodes, leaf, leaf_player, &self.children);
             }
-            self.back_up(&mut nodes, tree_moves, black_wins);
+            self.back_up(&mut nodes, tree_moves, black_wins, score);
         }
         // Ownership from every fourth playout: the same expectation for a quarter of the
         // scans (measured: see the commit).
@@ -462,11 +540,13 @@ impl Worker {
 
     /// Backs a result up the path, with AMAF updates of every path node's children. The
     /// visits were counted on the way down.
-    fn back_up(&mut self, nodes: &mut [Node], tree_moves: usize, black_wins: f32) {
+    fn back_up(&mut self, nodes: &mut [Node], tree_moves: usize, black_wins: f32, black_score: f32) {
         for depth in (0..self.path.len()).rev() {
             let id = self.path[depth];
             let node = &mut nodes[id];
             node.wins += if node.player == 0 { black_wins } else { 1.0 - black_wins };
+            node.score += if node.player == 0 { black_score } else { -black_score };
+            node.score_sq += black_score * black_score;
             if depth < tree_moves {
                 // The move made from this node is `sequence[depth]`.
                 let (mv, player) = self.sequence[depth];
@@ -589,6 +669,24 @@ impl Engine for Mcts {
         Some(self.dead_stones_of(game))
     }
 
+    fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> bool {
+        let own = (self.params.playouts, self.params.time);
+        // Until the caller stops it (or the simulation counter would overflow).
+        self.params.playouts = u32::MAX - 1024;
+        self.params.time = None;
+        let mut monitor = Monitor { interval, last: Instant::now(), stop, report };
+        self.search_monitored(game, color, Some(&mut monitor));
+        (self.params.playouts, self.params.time) = own;
+        true
+    }
+
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Duration>) -> Decision {
         let own = self.params.time;
         if let Some(b) = budget {
@@ -709,6 +807,50 @@ mod tests {
         })
         .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
         assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
+    }
+
+    #[test]
+    fn analysis_reports_until_told_to_stop() {
+        let setup = Setup {
+            rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() },
+            ..Setup::from_ascii(
+                "
+                . X . . .
+                X O X . .
+                X O . . .
+                X O X . .
+                . X . . .",
+            )
+            .unwrap()
+        };
+        let game = Game::try_from(setup).unwrap();
+        for threads in [1, 2] {
+            let mut engine = Mcts::new(SearchParams { threads, ..SearchParams::default() });
+            let mut reports = Vec::new();
+            let stop = AtomicBool::new(false);
+            let analysed = engine.analyze(&game, Color::Black, Duration::from_millis(20), &stop, &mut |a| {
+                reports.push(a.clone());
+                if reports.len() == 5 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+            assert!(analysed);
+            assert_eq!(reports.len(), 5, "stops when the report says so");
+            assert!(reports.windows(2).all(|w| w[0].playouts < w[1].playouts), "the search goes on between reports");
+            let last = reports.last().unwrap();
+            assert!(last.moves.windows(2).all(|w| w[0].visits >= w[1].visits), "most visited first");
+            let best = &last.moves[0];
+            assert_eq!(best.mv, Move::Play(at("C3")));
+            assert_eq!(best.pv[0], best.mv);
+            assert!(best.pv.len() > 1 && best.pv.len() <= PV_LENGTH, "{:?}", best.pv);
+            // Taking three stones on a 5×5 board with komi 0: well ahead, and the score says so.
+            assert!(best.win_rate > 0.8 && best.score_lead > 5.0, "{best:?}");
+            assert!(best.lcb() < best.win_rate);
+            assert!(best.score_stdev > 0.0 && best.score_stdev < 25.0, "{best:?}");
+            assert!(last.ownership[at("E5").index()] > 0.5);
+            // The engine's own limits are back for the next move.
+            assert_eq!(engine.params().playouts, SearchParams::default().playouts);
+        }
     }
 
     #[test]

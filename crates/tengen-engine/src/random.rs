@@ -29,6 +29,63 @@ pub trait Engine {
         let _ = game;
         None
     }
+
+    /// Searches `game` for `color` until `stop` is set, calling `report` about every
+    /// `interval` with what the search has found so far (`report` may set `stop` itself).
+    /// `false` at once when the engine cannot analyse (the default).
+    fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        interval: std::time::Duration,
+        stop: &std::sync::atomic::AtomicBool,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> bool {
+        let _ = (game, color, interval, stop, report);
+        false
+    }
+}
+
+/// What a search has found so far, for the analysis commands of GUIs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Simulations run so far.
+    pub playouts: u32,
+    /// The moves searched, most visited first.
+    pub moves: Vec<MoveStats>,
+    /// Per point (indexed by `Point::index`), from −1 (White's) to +1 (Black's).
+    pub ownership: Vec<f32>,
+}
+
+/// One candidate move of an [`Analysis`], from the point of view of the player to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats {
+    /// The move.
+    pub mv: Move,
+    /// Simulations through it.
+    pub visits: u32,
+    /// Its win rate, 0 to 1.
+    pub win_rate: f32,
+    /// The mean final score after it, in points, positive when the player to move is ahead.
+    pub score_lead: f32,
+    /// The standard deviation of the final scores after it.
+    pub score_stdev: f32,
+    /// Its share of the root's prior (uniform without a policy).
+    pub prior: f32,
+    /// The principal variation that starts with it.
+    pub pv: Vec<Move>,
+}
+
+impl MoveStats {
+    /// A lower confidence bound of the win rate (about 95%), as Leela Zero reports it.
+    #[must_use]
+    pub fn lcb(&self) -> f32 {
+        if self.visits == 0 {
+            return 0.0;
+        }
+        let w = self.win_rate;
+        w - 1.96 * (w * (1.0 - w) / self.visits as f32).sqrt()
+    }
 }
 
 /// Uniformly random legal moves that fill none of its own eyes; passes when there is none.

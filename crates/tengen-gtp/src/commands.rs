@@ -25,6 +25,7 @@ pub(crate) const COMMANDS: &[(&str, Handler)] = &[
     ("genmove", genmove),
     ("gogui-analyze_commands", gogui_analyze_commands),
     ("is_legal", is_legal),
+    ("kata-analyze", streaming),
     ("kata-get-rules", kata_get_rules),
     ("kata-set-rules", kata_set_rules),
     ("kgs-game_over", kgs_game_over),
@@ -36,6 +37,7 @@ pub(crate) const COMMANDS: &[(&str, Handler)] = &[
     ("list_commands", list_commands),
     ("list_stones", list_stones),
     ("loadsgf", loadsgf),
+    ("lz-analyze", streaming),
     ("name", name),
     ("place_free_handicap", place_free_handicap),
     ("play", play),
@@ -192,6 +194,13 @@ fn ready_to_play(s: &mut Session) -> Result<(), String> {
         Phase::Counting => s.game.resume().map_err(|e| e.to_string()),
         Phase::Ended(o) => Err(format!("the game is over ({})", o.result_points())),
     }
+}
+
+/// Function: `lz-analyze` and `kata-analyze` stream their answer, so `Session::run` answers
+/// them itself (see `analyze.rs`); this entry lists them. Fails: always, when a single line is
+/// executed outside a stream.
+fn streaming(_: &mut Session, _: &[&str]) -> Reply {
+    Err("the analysis commands stream their answer: send them on a GTP stream".into())
 }
 
 /// Function: the analysis commands GoGui can offer. Arguments: none. Fails: never. Returns:

@@ -15,6 +15,7 @@
 //! assert_eq!(String::from_utf8(out).unwrap(), "=1 \n\n= \n\n=3 0\n\n? unknown command: foo\n\n");
 //! ```
 
+mod analyze;
 pub mod client;
 mod commands;
 mod kata;

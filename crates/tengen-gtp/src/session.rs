@@ -1,9 +1,12 @@
 //! A GTP session: the state between commands, line handling and framing.
 
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 
 use tengen_core::{Game, Rules};
 
+use crate::analyze;
 use crate::commands::COMMANDS;
 use tengen_engine::Engine;
 
@@ -129,45 +132,81 @@ impl Session {
 
     /// Answers commands from `input` until `quit` or the end of the input.
     ///
+    /// The input is read on a thread of its own, so that a line arriving during a streaming
+    /// analysis (`lz-analyze`, `kata-analyze`) ends it, as GUIs expect; the thread is left to
+    /// end with its input.
+    ///
     /// # Errors
     /// Only I/O errors; bad commands are answered with `?`.
-    pub fn run<R: BufRead, W: Write>(&mut self, mut input: R, mut output: W) -> io::Result<()> {
-        let mut raw = Vec::new();
-        while !self.quit {
-            // Lines are read as bytes and cut at 64 KiB: binary garbage or a huge line is an
-            // error response, never a crash nor a memory hog.
-            if !read_line_capped(&mut input, &mut raw, MAX_LINE)? {
-                break;
+    pub fn run<R: BufRead + Send + 'static, W: Write>(&mut self, mut input: R, mut output: W) -> io::Result<()> {
+        // Bounded: a flood of input waits in the pipe, not in memory.
+        let (lines, received) = mpsc::sync_channel::<io::Result<Vec<u8>>>(64);
+        let arrived = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&arrived);
+        std::thread::spawn(move || {
+            loop {
+                // Lines are read as bytes and cut at 64 KiB: binary garbage or a huge line is
+                // an error response, never a crash nor a memory hog.
+                let mut raw = Vec::new();
+                let read = read_line_capped(&mut input, &mut raw, MAX_LINE);
+                let go_on = match read {
+                    Ok(true) => lines.send(Ok(raw)).is_ok(),
+                    Ok(false) => false,
+                    Err(e) => {
+                        let _ = lines.send(Err(e));
+                        false
+                    }
+                };
+                // After the send: an analysis that starts later finds the line in the channel.
+                flag.store(true, Ordering::SeqCst);
+                if !go_on {
+                    break;
+                }
             }
-            let line = String::from_utf8_lossy(&raw);
-            if let Some(response) = self.execute(&line) {
-                output.write_all(response.as_bytes())?;
+        });
+        let mut pending = None;
+        while !self.quit {
+            let next = match pending.take() {
+                Some(line) => line,
+                None => match received.recv() {
+                    Ok(line) => line,
+                    Err(mpsc::RecvError) => break,
+                },
+            };
+            let raw = next?;
+            let Some(parsed) = Parsed::of(&String::from_utf8_lossy(&raw)) else { continue };
+            let format = parsed.name.as_deref().and_then(|n| analyze::Format::of(&n.to_ascii_lowercase()));
+            if let Some(format) = format {
+                let ended =
+                    self.stream_analysis(&parsed, format, &mut output, &arrived, || match received.try_recv() {
+                        Ok(line) => {
+                            pending = Some(line);
+                            true
+                        }
+                        Err(mpsc::TryRecvError::Empty) => false,
+                        Err(mpsc::TryRecvError::Disconnected) => true,
+                    });
+                ended?;
+            } else {
+                output.write_all(self.respond(&parsed).as_bytes())?;
                 output.flush()?;
             }
         }
         Ok(())
     }
 
-    /// Answers one line: `None` for an empty or comment line, else the framed response.
+    /// Answers one line: `None` for an empty or comment line, else the framed response. The
+    /// streaming analysis commands answer only in [`Session::run`].
     pub fn execute(&mut self, line: &str) -> Option<String> {
-        // GTP §2.2: drop control characters but tabs, tabs become spaces, `#` starts a comment.
-        let cleaned: String =
-            line.chars().filter(|&c| !c.is_control() || c == '\t').map(|c| if c == '\t' { ' ' } else { c }).collect();
-        let text = cleaned.split('#').next().unwrap_or("").trim();
-        if text.is_empty() {
-            return None;
-        }
-        let mut words = text.split_whitespace();
-        let first = words.next()?;
-        let (id, name) = match first.parse::<u64>() {
-            Ok(id) => (Some(id), words.next()),
-            Err(_) => (None, Some(first)),
+        Parsed::of(line).map(|parsed| self.respond(&parsed))
+    }
+
+    fn respond(&mut self, parsed: &Parsed) -> String {
+        let id = &parsed.id;
+        let Some(name) = &parsed.name else {
+            return format!("?{id} missing command\n\n");
         };
-        let id = id.map(|n| n.to_string()).unwrap_or_default();
-        let Some(name) = name else {
-            return Some(format!("?{id} missing command\n\n"));
-        };
-        let args: Vec<&str> = words.collect();
+        let args: Vec<&str> = parsed.args.iter().map(String::as_str).collect();
         // Command names are matched without regard to case, like vertices and colours.
         let lower = name.to_ascii_lowercase();
         let result = match COMMANDS.binary_search_by(|(n, _)| (*n).cmp(lower.as_str())) {
@@ -175,9 +214,94 @@ impl Session {
             Err(_) => Err(format!("unknown command: {}", shorten(name))),
         };
         // As GNU Go frames it: `=id ` then the result (possibly empty), then an empty line.
-        Some(match result {
+        match result {
             Ok(body) => format!("={id} {body}\n\n"),
             Err(message) => format!("?{id} {message}\n\n"),
+        }
+    }
+
+    /// `lz-analyze` / `kata-analyze`: `=id`, then a line of analysis every interval until a
+    /// line arrives on the input (`arrived` is set; `take_waiting` says whether one is already
+    /// there, or the input is over) — that line is then answered as usual.
+    fn stream_analysis<W: Write>(
+        &mut self,
+        parsed: &Parsed,
+        format: analyze::Format,
+        output: &mut W,
+        arrived: &AtomicBool,
+        take_waiting: impl FnOnce() -> bool,
+    ) -> io::Result<()> {
+        let id = &parsed.id;
+        let args: Vec<&str> = parsed.args.iter().map(String::as_str).collect();
+        let request = match analyze::parse(format, &args) {
+            Ok(r) => r,
+            Err(message) => {
+                output.write_all(format!("?{id} {message}\n\n").as_bytes())?;
+                return output.flush();
+            }
+        };
+        let color = request.color.unwrap_or_else(|| self.game.to_move());
+        arrived.store(false, Ordering::SeqCst);
+        let waiting = take_waiting();
+        let game = self.game.clone();
+        let board = game.board().clone();
+        let mut started = false;
+        let mut failed = None;
+        // With a line already waiting the search stops at once; it still tells whether the
+        // engine analyses at all.
+        if waiting {
+            arrived.store(true, Ordering::SeqCst);
+        }
+        let analysed = self.engine.analyze(&game, color, request.interval, arrived, &mut |analysis| {
+            if analysis.moves.is_empty() || failed.is_some() {
+                return;
+            }
+            let mut text = if started { String::new() } else { format!("={id}\n") };
+            started = true;
+            text.push_str(&analyze::line(format, &request, analysis, &board, color));
+            text.push('\n');
+            if let Err(e) = output.write_all(text.as_bytes()).and_then(|()| output.flush()) {
+                failed = Some(e);
+                arrived.store(true, Ordering::SeqCst);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let end = match (analysed, started) {
+            (false, _) => format!("?{id} this engine does not analyse positions\n\n"),
+            (true, false) => format!("={id}\n\n"),
+            (true, true) => "\n".to_owned(),
+        };
+        output.write_all(end.as_bytes())?;
+        output.flush()
+    }
+}
+
+/// A command line split into its id (empty when none), name and arguments.
+struct Parsed {
+    id: String,
+    name: Option<String>,
+    args: Vec<String>,
+}
+
+impl Parsed {
+    /// `None` for an empty or comment line.
+    fn of(line: &str) -> Option<Parsed> {
+        // GTP §2.2: drop control characters but tabs, tabs become spaces, `#` starts a comment.
+        let cleaned: String =
+            line.chars().filter(|&c| !c.is_control() || c == '\t').map(|c| if c == '\t' { ' ' } else { c }).collect();
+        let text = cleaned.split('#').next().unwrap_or("").trim();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let first = words.first()?;
+        let (id, rest) = match first.parse::<u64>() {
+            Ok(id) => (id.to_string(), &words[1..]),
+            Err(_) => (String::new(), &words[..]),
+        };
+        Some(Parsed {
+            id,
+            name: rest.first().map(|w| (*w).to_owned()),
+            args: rest.iter().skip(1).map(|w| (*w).to_owned()).collect(),
         })
     }
 }

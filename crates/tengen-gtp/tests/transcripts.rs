@@ -21,7 +21,7 @@ fn transcripts_match() {
     for script in &scripts {
         let input = std::fs::read(script).unwrap();
         let mut output = Vec::new();
-        Session::new(RandomEngine::new(7)).run(input.as_slice(), &mut output).unwrap();
+        Session::new(RandomEngine::new(7)).run(std::io::Cursor::new(input), &mut output).unwrap();
         let expected_path = script.with_extension("out");
         if bless {
             std::fs::write(&expected_path, &output).unwrap();

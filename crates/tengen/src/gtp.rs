@@ -58,7 +58,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         };
         Session::with_rules(Mcts::new(params), rules)
     };
-    let stdin = std::io::stdin();
-    session.run(stdin.lock(), std::io::stdout().lock())?;
+    // The session reads on a thread of its own (analysis ends when a line arrives).
+    session.run(std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;
     Ok(())
 }

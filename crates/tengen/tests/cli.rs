@@ -210,6 +210,86 @@ fn gtp_on_standard_input() {
     assert!(err.contains("unknown rules"), "{err}");
 }
 
+#[test]
+fn analysis_streams_until_the_next_command() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--threads", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(b"1 boardsize 9\n2 play b e5\n3 kata-analyze 10 ownership true\n").unwrap();
+    stdin.flush().unwrap();
+    let mut line = String::new();
+    let mut read = |line: &mut String| {
+        line.clear();
+        stdout.read_line(line).unwrap();
+        line.trim_end().to_owned()
+    };
+    for expected in ["=1", "", "=2", "", "=3"] {
+        assert_eq!(read(&mut line), expected);
+    }
+    // Reports keep coming while no command arrives: read three.
+    for _ in 0..3 {
+        let report = read(&mut line);
+        assert!(report.starts_with("info move "), "{report}");
+        for key in [" visits ", " winrate ", " scoreLead ", " lcb ", " order 0 pv "] {
+            assert!(report.contains(key), "{key}: {report}");
+        }
+        let ownership: Vec<f32> =
+            report.split(" ownership ").nth(1).unwrap().split(' ').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(ownership.len(), 81, "{report}");
+        assert!(ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+    }
+    // A command ends the stream (an empty line closes it), then gets its own answer.
+    stdin.write_all(b"4 name\n").unwrap();
+    stdin.flush().unwrap();
+    let mut rest = Vec::new();
+    loop {
+        let l = read(&mut line);
+        if l.is_empty() {
+            break;
+        }
+        assert!(l.starts_with("info move "), "{l}");
+        rest.push(l);
+    }
+    assert_eq!(read(&mut line), "=4 tengen");
+    // Leela Zero's format for White, ended by an empty line.
+    stdin.write_all(b"5 lz-analyze w 5\n").unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(read(&mut line), "");
+    assert_eq!(read(&mut line), "=5");
+    let report = read(&mut line);
+    let winrate: u32 = report.split(" winrate ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(winrate <= 10_000, "{report}");
+    stdin.write_all(b"\n6 lz-analyze b interval soon\n7 quit\n").unwrap();
+    drop(stdin);
+    let mut tail = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut tail).unwrap();
+    let (stream, answers) = tail.split_once("?6 ").unwrap();
+    assert!(stream.ends_with('\n') && stream.lines().all(|l| l.is_empty() || l.starts_with("info move ")), "{tail}");
+    assert!(stream.lines().last() == Some(""), "an empty line ends the stream: {tail}");
+    assert!(answers.starts_with("invalid interval"), "{tail}");
+    assert!(tail.ends_with("=7 \n\n"), "{tail}");
+    assert!(child.wait().unwrap().success());
+    // Already waiting input ends the analysis at once; a random engine does not analyse.
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--random"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(b"1 lz-analyze\n2 version\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("?1 this engine does not analyse positions\n\n=2 "), "{text}");
+}
+
 fn unconditional_tst() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/testdata/gnugo-regression/unconditional.tst")
