@@ -10,6 +10,8 @@ pub mod nigiri;
 pub mod playout;
 pub mod point;
 pub mod rules;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod setup;
 pub mod unconditional;
 mod zobrist;

@@ -9,6 +9,7 @@ mod play;
 mod records;
 mod regress;
 mod score;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -40,6 +41,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Run GTP regression files (GNU Go's `.tst` format) against tengen or another engine.
     Regress(regress::RegressArgs),
+    /// Serve the web app and its API (games against the computer or a friend), storing every
+    /// game in an SQLite file (default) or PostgreSQL.
+    Serve(serve::ServeArgs),
     /// Count a finished game from its SGF record: both counts in stones, the result in stones
     /// and in points.
     Score(score::ScoreArgs),
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         Command::Regress(r) => regress::run(&r),
         Command::Match(m) => duel::run(&m),
         Command::Play(p) => play::run(&p),
+        Command::Serve(s) => serve::run(&s),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

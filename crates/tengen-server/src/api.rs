@@ -1,0 +1,479 @@
+//! The HTTP + JSON API and its OpenAPI document. Seat tokens travel as
+//! `Authorization: Bearer TOKEN`; the game id alone reads and watches.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State as AxumState};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use tengen_core::{Color, Komi, Move, Nigiri, Parity, Point, Rules};
+use utoipa::{OpenApi, ToSchema};
+
+use crate::app::{AppState, now_ms, token_hash};
+use crate::error::ApiError;
+use crate::record::{Action, Config, Opponent, Placement, State, TimeControl};
+use crate::store::{StoredGame, Summary};
+use crate::view::View;
+
+/// Requests larger than this are refused (an SGF upload has its own, larger limit).
+const BODY_LIMIT: usize = 64 * 1024;
+/// The largest SGF file accepted.
+const SGF_LIMIT: usize = 2 * 1024 * 1024;
+
+/// The API's routes, all under `/api`.
+pub fn routes(state: AppState) -> Router {
+    Router::new()
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/games", get(recent).post(create))
+        .route("/api/games/import", post(import).layer(DefaultBodyLimit::max(SGF_LIMIT)))
+        .route("/api/games/{id}", get(read))
+        .route("/api/games/{id}/sgf", get(sgf))
+        .route("/api/games/{id}/live", get(live))
+        .route("/api/games/{id}/move", post(play))
+        .route("/api/games/{id}/handicap", post(place))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/undo/accept", post(undo_accept))
+        .route("/api/games/{id}/undo/reject", post(undo_reject))
+        .route("/api/games/{id}/toggle", post(toggle))
+        .route("/api/games/{id}/accept", post(accept))
+        .route("/api/games/{id}/resume", post(resume))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "tengen", description = "Play Go under the Chinese rules: games against the computer or a friend."),
+    paths(
+        recent,
+        create,
+        import,
+        read,
+        sgf,
+        live,
+        play,
+        place,
+        resign,
+        undo,
+        undo_accept,
+        undo_reject,
+        toggle,
+        accept,
+        resume
+    ),
+    components(schemas(NewGame, Created, MoveRequest, PointRequest, HandicapRequest, View, Summary, ErrorBody))
+)]
+struct ApiDoc;
+
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+/// The body of every error.
+#[derive(Serialize, ToSchema)]
+struct ErrorBody {
+    /// A short code: bad_request, unauthorized, forbidden, not_found, stale, refused, internal.
+    error: String,
+    /// What went wrong.
+    detail: String,
+}
+
+/// JSON bodies: a body that does not read is a 400 with serde's words.
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|e| ApiError::bad_request(format!("the body cannot be read: {e}")))?;
+        let text = if bytes.iter().all(u8::is_ascii_whitespace) { &b"{}"[..] } else { &bytes[..] };
+        serde_json::from_slice(text).map(Body).map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
+}
+
+fn random_token(bytes: usize) -> String {
+    let mut rng = rand::rng();
+    (0..bytes).map(|_| format!("{:02x}", rng.random::<u8>())).collect()
+}
+
+/// A new game.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields, default)]
+struct NewGame {
+    /// Board size, 2 to 25 (19).
+    size: Option<usize>,
+    /// `{"computer": {"level": 5}}` (the default) or `"friend"`.
+    opponent: Option<Opponent>,
+    /// `chinese` (default), `chinese-simple-ko`, `tromp-taylor`.
+    rules: Option<String>,
+    /// Komi in points (7.5 = 贴 3¾ 子 by default; 0 with handicap or 让先).
+    komi: Option<f64>,
+    /// Handicap stones, 2 to 9 (0).
+    handicap: Option<usize>,
+    /// `fixed` (star points, the default) or `free`.
+    placement: Option<Placement>,
+    /// 让先: Black plays first without komi.
+    rang_xian: Option<bool>,
+    /// The creator's colour: `black`, `white` or `nigiri` (the default).
+    color: Option<String>,
+    /// For nigiri: the creator guesses `odd` (the default) or `even`.
+    guess: Option<String>,
+    /// Time control: `{"kind": "none"}` (default), `absolute`, `byoyomi`, `canadian`, `fischer`.
+    time: Option<TimeControl>,
+    /// Black's name.
+    black_name: Option<String>,
+    /// White's name.
+    white_name: Option<String>,
+}
+
+/// A created game: its view and the seat tokens (shown once; keep them).
+#[derive(Serialize, ToSchema)]
+struct Created {
+    /// The game's id (read and watch with it).
+    id: String,
+    /// The creator's colour.
+    #[schema(value_type = String)]
+    color: Color,
+    /// The creator's seat token.
+    token: String,
+    /// The other seat's token, for the friend (none against the computer).
+    friend_token: Option<String>,
+    /// The game.
+    game: View,
+}
+
+/// Recent games, newest first.
+#[utoipa::path(get, path = "/api/games", params(("limit" = Option<i64>, Query, description = "at most (50)")),
+    responses((status = 200, body = Vec<Summary>)))]
+async fn recent(
+    AxumState(app): AxumState<AppState>,
+    Query(q): Query<std::collections::HashMap<String, String>>,
+) -> Result<Json<Vec<Summary>>, ApiError> {
+    let limit = match q.get("limit") {
+        Some(l) => l
+            .parse::<i64>()
+            .ok()
+            .filter(|l| (1..=500).contains(l))
+            .ok_or_else(|| ApiError::bad_request("limit must be 1 to 500"))?,
+        None => 50,
+    };
+    Ok(Json(app.store().recent(limit).await?))
+}
+
+/// Creates a game.
+#[utoipa::path(post, path = "/api/games", request_body = NewGame,
+    responses((status = 201, body = Created), (status = 400, body = ErrorBody)))]
+async fn create(AxumState(app): AxumState<AppState>, Body(new): Body<NewGame>) -> Result<Response, ApiError> {
+    let size = new.size.unwrap_or(19);
+    let opponent = new.opponent.unwrap_or(Opponent::Computer { level: 5 });
+    let rules_name = new.rules.unwrap_or_else(|| "chinese".into());
+    let handicap = new.handicap.unwrap_or(0);
+    let rang_xian = new.rang_xian.unwrap_or(false);
+    if rang_xian && handicap > 0 {
+        return Err(ApiError::bad_request("让先 (rang_xian) is a game without handicap stones"));
+    }
+    let rules = Rules::preset(&rules_name).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let komi = match new.komi {
+        Some(k) => Komi::from_points(k).map_err(|_| ApiError::bad_request(format!("invalid komi {k}")))?,
+        None if handicap > 0 || rang_xian => Komi::ZERO,
+        None => rules.komi,
+    };
+    let (color, nigiri) = match new.color.as_deref().unwrap_or("nigiri").to_ascii_lowercase().as_str() {
+        "nigiri" => {
+            let guess = match new.guess.as_deref().unwrap_or("odd").to_ascii_lowercase().as_str() {
+                "odd" => Parity::Odd,
+                "even" => Parity::Even,
+                other => return Err(ApiError::bad_request(format!("guess odd or even, not {other:?}"))),
+            };
+            let n = Nigiri::draw(&mut rand::rng(), guess);
+            (n.guesser_color(), Some((guess == Parity::Odd, n.handful)))
+        }
+        other => (other.parse::<Color>().map_err(|_| ApiError::bad_request("color: black, white or nigiri"))?, None),
+    };
+    let computer = matches!(opponent, Opponent::Computer { .. }).then_some(!color);
+    let name = |given: Option<String>, c: Color| {
+        given.unwrap_or_else(|| match (computer, opponent) {
+            (Some(cc), Opponent::Computer { level }) if cc == c => format!("tengen (level {level})"),
+            _ if c == color => "you".into(),
+            _ => "friend".into(),
+        })
+    };
+    let config = Config {
+        size,
+        rules: rules_name,
+        komi_half_points: komi.half_points(),
+        handicap,
+        placement: new.placement.unwrap_or_default(),
+        opponent,
+        computer,
+        time: new.time.unwrap_or_default(),
+        black_name: name(new.black_name, Color::Black),
+        white_name: name(new.white_name, Color::White),
+        nigiri,
+        imported: false,
+    };
+    let created = now_ms();
+    let state = State::new(config, created).map_err(ApiError::bad_request)?;
+    let id = random_token(8);
+    let token = random_token(16);
+    let friend_token = computer.is_none().then(|| random_token(16));
+    let mut tokens = [None, None];
+    tokens[color.index()] = Some(token_hash(&token));
+    tokens[(!color).index()] = friend_token.as_deref().map(token_hash);
+    let stored = StoredGame { id: id.clone(), created_ms: created, config: state.config.clone(), tokens, sgf: None };
+    app.create(&stored, &state).await?;
+    let game = View::of(&id, &state, now_ms());
+    Ok((StatusCode::CREATED, Json(Created { id, color, token, friend_token, game })).into_response())
+}
+
+/// Imports an SGF record (the body) as a game to review.
+#[utoipa::path(post, path = "/api/games/import", request_body(content = String, content_type = "application/x-go-sgf"),
+    responses((status = 201, body = View), (status = 400, body = ErrorBody)))]
+async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) -> Result<Response, ApiError> {
+    let (records, _) =
+        tengen_sgf::Record::read_bytes(&body).map_err(|e| ApiError::bad_request(format!("not an SGF game: {e}")))?;
+    let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
+    let replay = record
+        .replay(tengen_sgf::IllegalMoves::Skip)
+        .map_err(|e| ApiError::bad_request(format!("the record cannot be replayed: {e}")))?;
+    let info = &replay.info;
+    let config = Config {
+        size: info.size,
+        rules: "chinese".into(),
+        komi_half_points: replay.game.rules().komi.half_points(),
+        handicap: replay.game.handicap(),
+        placement: Placement::Free,
+        opponent: Opponent::Friend,
+        computer: None,
+        time: TimeControl::None,
+        black_name: info.black.clone().unwrap_or_else(|| "Black".into()).chars().take(40).collect(),
+        white_name: info.white.clone().unwrap_or_else(|| "White".into()).chars().take(40).collect(),
+        nigiri: None,
+        imported: true,
+    };
+    let created = now_ms();
+    let id = random_token(8);
+    // Stored as tengen writes it: one encoding, escaped, re-readable.
+    let sgf = record.to_sgf();
+    let stored = StoredGame {
+        id: id.clone(),
+        created_ms: created,
+        config: config.clone(),
+        tokens: [None, None],
+        sgf: Some(sgf),
+    };
+    let state = State::imported(config, replay.game, created);
+    app.create(&stored, &state).await?;
+    Ok((StatusCode::CREATED, Json(View::of(&id, &state, now_ms()))).into_response())
+}
+
+/// A game as it stands.
+#[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
+    responses((status = 200, body = View), (status = 404, body = ErrorBody)))]
+async fn read(AxumState(app): AxumState<AppState>, Path(id): Path<String>) -> Result<Json<View>, ApiError> {
+    let (_, state) = app.load(&id).await?;
+    Ok(Json(View::of(&id, &state, now_ms())))
+}
+
+/// The game as SGF.
+#[utoipa::path(get, path = "/api/games/{id}/sgf", params(("id" = String, Path)),
+    responses((status = 200, content_type = "application/x-go-sgf", body = String), (status = 404, body = ErrorBody)))]
+async fn sgf(AxumState(app): AxumState<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let (stored, state) = app.load(&id).await?;
+    let text = match (&stored.sgf, stored.config.imported) {
+        (Some(sgf), true) => sgf.clone(),
+        _ => {
+            let info = tengen_sgf::GameInfo {
+                black: Some(state.config.black_name.clone()),
+                white: Some(state.config.white_name.clone()),
+                result: state.game.outcome().map(|o| o.result_points()),
+                size: state.config.size,
+                komi: Some(state.game.rules().komi),
+                handicap: state.game.handicap(),
+                rules: Some("Chinese".into()),
+                ..tengen_sgf::GameInfo::default()
+            };
+            tengen_sgf::write_game(&state.game, &info).to_sgf()
+        }
+    };
+    let disposition = format!("attachment; filename=\"tengen-{id}.sgf\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// Live updates: a WebSocket that receives the game's view now and after every change.
+#[utoipa::path(get, path = "/api/games/{id}/live", params(("id" = String, Path)),
+    responses((status = 101, description = "WebSocket: one View (JSON text) per change"), (status = 404, body = ErrorBody)))]
+async fn live(
+    AxumState(app): AxumState<AppState>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let (_, state) = app.load(&id).await?;
+    let receiver = app.subscribe(&id);
+    let first = serde_json::to_string(&View::of(&id, &state, now_ms())).map_err(|e| ApiError::internal(&e))?;
+    Ok(ws.on_upgrade(move |socket| watch(socket, first, receiver)))
+}
+
+async fn watch(
+    mut socket: WebSocket,
+    first: String,
+    mut changes: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
+) {
+    if socket.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            change = changes.recv() => match change {
+                Ok(json) => {
+                    if socket.send(Message::Text((&*json).into())).await.is_err() {
+                        return;
+                    }
+                }
+                // A slow watcher missed some: the next view carries the whole state anyway.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
+/// A move: a vertex or `pass`, and its number (moves so far + 1) so that a move based on an
+/// older position is refused.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    /// `D4` or `pass`.
+    #[serde(rename = "move")]
+    #[schema(value_type = String)]
+    mv: Move,
+    /// The move's number: the game's `moves` + 1.
+    number: usize,
+}
+
+/// A point.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct PointRequest {
+    /// A vertex such as `D4`.
+    #[schema(value_type = String)]
+    point: Point,
+}
+
+/// Free handicap stones.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct HandicapRequest {
+    /// The vertices.
+    #[schema(value_type = Vec<String>)]
+    points: Vec<Point>,
+}
+
+/// Plays a move for the token's seat.
+#[utoipa::path(post, path = "/api/games/{id}/move", params(("id" = String, Path)), request_body = MoveRequest,
+    security(("seat" = [])),
+    responses((status = 200, body = View), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "stale: the number is not the next move's"),
+        (status = 422, body = ErrorBody, description = "refused: illegal, out of turn, game over")))]
+async fn play(
+    AxumState(app): AxumState<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<MoveRequest>,
+) -> Result<Json<View>, ApiError> {
+    let number = req.number;
+    by_seat(&app, &id, &headers, Action::Move { mv: req.mv }, move |state, _| {
+        let next = state.game.moves().len() + 1;
+        if number != next {
+            return Err(ApiError::stale(format!("move {number} is stale: the next move is number {next}")));
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// Black places free handicap stones.
+#[utoipa::path(post, path = "/api/games/{id}/handicap", params(("id" = String, Path)), request_body = HandicapRequest,
+    security(("seat" = [])), responses((status = 200, body = View), (status = 422, body = ErrorBody)))]
+async fn place(
+    AxumState(app): AxumState<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<HandicapRequest>,
+) -> Result<Json<View>, ApiError> {
+    by_seat(&app, &id, &headers, Action::Handicap { points: req.points }, |_, _| Ok(())).await
+}
+
+macro_rules! seat_action {
+    ($name:ident, $path:literal, $action:expr, $doc:literal) => {
+        #[doc = $doc]
+        #[utoipa::path(post, path = $path, params(("id" = String, Path)), security(("seat" = [])),
+            responses((status = 200, body = View), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+                (status = 422, body = ErrorBody)))]
+        async fn $name(
+            AxumState(app): AxumState<AppState>,
+            Path(id): Path<String>,
+            headers: HeaderMap,
+        ) -> Result<Json<View>, ApiError> {
+            by_seat(&app, &id, &headers, $action, |_, _| Ok(())).await
+        }
+    };
+}
+
+seat_action!(resign, "/api/games/{id}/resign", Action::Resign, "Resigns for the token's seat.");
+seat_action!(
+    undo,
+    "/api/games/{id}/undo",
+    Action::UndoRequest,
+    "Takes back the seat's last move: at once against the computer (its reply too), else a request."
+);
+seat_action!(undo_accept, "/api/games/{id}/undo/accept", Action::UndoAccept, "Accepts the other seat's undo request.");
+seat_action!(undo_reject, "/api/games/{id}/undo/reject", Action::UndoReject, "Refuses the other seat's undo request.");
+seat_action!(accept, "/api/games/{id}/accept", Action::Accept, "Accepts the dead stones as marked.");
+seat_action!(resume, "/api/games/{id}/resume", Action::Resume, "Disagrees with the marking: play resumes.");
+
+/// Marks the chain through a point dead, or alive again (counting phase).
+#[utoipa::path(post, path = "/api/games/{id}/toggle", params(("id" = String, Path)), request_body = PointRequest,
+    security(("seat" = [])), responses((status = 200, body = View), (status = 422, body = ErrorBody)))]
+async fn toggle(
+    AxumState(app): AxumState<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<PointRequest>,
+) -> Result<Json<View>, ApiError> {
+    by_seat(&app, &id, &headers, Action::Toggle { point: req.point }, |_, _| Ok(())).await
+}
+
+/// Applies `action` as the seat that `headers`' token holds, once `check` accepts.
+async fn by_seat(
+    app: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    action: Action,
+    check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
+) -> Result<Json<View>, ApiError> {
+    let token = bearer(headers).map(str::to_owned);
+    let state = app.act_as(id, token.as_deref(), action, check).await?;
+    Ok(Json(View::of(id, &state, now_ms())))
+}

@@ -1,0 +1,379 @@
+//! The server's state and work: loading games, committing actions, telling watchers, and the
+//! work that follows a change (the computer's move, the proposal of dead stones, clocks).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use tengen_core::{Color, Phase};
+use tengen_engine::{Decision, Engine, Mcts, SearchParams};
+use tokio::sync::{Semaphore, broadcast};
+
+use crate::error::ApiError;
+use crate::record::{Action, Event, Opponent, State, TimeControl};
+use crate::store::{Derived, Store, StoredGame};
+use crate::view::{View, phase_of};
+
+/// Milliseconds since the Unix epoch.
+#[must_use]
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// SHA-256 of a seat token, in hex: what the database keeps.
+#[must_use]
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Equality that takes the same time wherever the strings differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Settings of a server.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Searches of the computer running at once; more wait their turn.
+    pub searches: usize,
+    /// The longest the computer thinks about a move.
+    pub max_think: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { searches: 2, max_think: Duration::from_secs(5) }
+    }
+}
+
+struct Inner {
+    store: Store,
+    settings: Settings,
+    /// Watchers of each game: every change is sent as the game's view (JSON).
+    hub: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
+    /// One lock per game: its actions are applied one at a time in this process.
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Bounds the computer's searches running at once.
+    searches: Arc<Semaphore>,
+    /// Games with a computer search or a proposal in flight.
+    busy: Mutex<HashSet<String>>,
+    /// When the running clock's flag falls, per game.
+    deadlines: Mutex<HashMap<String, i64>>,
+}
+
+/// The server's shared state (cheap to clone).
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The derived fields of a state, for the games table.
+#[must_use]
+pub fn derived(state: &State) -> Derived {
+    Derived {
+        events: state.events as i64,
+        moves: state.game.moves().len() as i64,
+        phase: phase_of(state),
+        result: state.game.outcome().map(|o| o.result_points()),
+        deadline_ms: state.deadline_ms(),
+    }
+}
+
+impl AppState {
+    /// A server over `store`.
+    #[must_use]
+    pub fn new(store: Store, settings: Settings) -> AppState {
+        let searches = Arc::new(Semaphore::new(settings.searches.max(1)));
+        AppState(Arc::new(Inner {
+            store,
+            settings,
+            hub: Mutex::default(),
+            locks: Mutex::default(),
+            searches,
+            busy: Mutex::default(),
+            deadlines: Mutex::default(),
+        }))
+    }
+
+    /// The database.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.0.store
+    }
+
+    fn game_lock(&self, id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        Arc::clone(lock(&self.0.locks).entry(id.to_owned()).or_default())
+    }
+
+    /// A game's row and its state now.
+    ///
+    /// # Errors
+    /// 404 for an unknown game; 500 when its log does not replay.
+    pub async fn load(&self, id: &str) -> Result<(StoredGame, State), ApiError> {
+        let (stored, events) = self.0.store.load(id).await?.ok_or_else(|| ApiError::not_found(id))?;
+        let state = if stored.config.imported {
+            let text = stored.sgf.as_deref().unwrap_or("");
+            let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
+            let replay = record.replay(tengen_sgf::IllegalMoves::Skip).map_err(|e| ApiError::internal(&e))?;
+            State::imported(stored.config.clone(), replay.game, stored.created_ms)
+        } else {
+            State::replay(stored.config.clone(), stored.created_ms, &events).map_err(|e| ApiError::internal(&e))?
+        };
+        Ok((stored, state))
+    }
+
+    /// The seat a bearer token holds in `stored`.
+    ///
+    /// # Errors
+    /// 401 without a token, 403 when it is no seat of this game.
+    pub fn seat(stored: &StoredGame, token: Option<&str>) -> Result<Color, ApiError> {
+        let token = token.ok_or_else(ApiError::unauthorized)?;
+        let hash = token_hash(token);
+        let mut seat = None;
+        for c in [Color::Black, Color::White] {
+            if let Some(stored) = &stored.tokens[c.index()]
+                && same(stored, &hash)
+            {
+                seat = Some(c);
+            }
+        }
+        seat.ok_or_else(ApiError::forbidden)
+    }
+
+    /// Applies `action` by `color` to game `id` after `check` accepts the current state;
+    /// commits it, then tells the watchers and starts what follows.
+    ///
+    /// # Errors
+    /// What `check` says; 422 when the game refuses the action; 409 when another change came
+    /// first; 404, 500.
+    pub async fn act(
+        &self,
+        id: &str,
+        color: Option<Color>,
+        action: Action,
+        check: impl FnOnce(&StoredGame, &State) -> Result<(), ApiError>,
+    ) -> Result<State, ApiError> {
+        self.act_with(id, action, |stored, state| check(stored, state).map(|()| color)).await
+    }
+
+    /// Applies `action` for the seat whose token is `token`, after `check` accepts the
+    /// current state and that colour.
+    ///
+    /// # Errors
+    /// 401 or 403 for a missing or foreign token; otherwise as [`AppState::act`].
+    pub async fn act_as(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        action: Action,
+        check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
+    ) -> Result<State, ApiError> {
+        self.act_with(id, action, |stored, state| {
+            let color = AppState::seat(stored, token)?;
+            check(state, color).map(|()| Some(color))
+        })
+        .await
+    }
+
+    /// `check` gives who acts, or refuses.
+    async fn act_with(
+        &self,
+        id: &str,
+        action: Action,
+        check: impl FnOnce(&StoredGame, &State) -> Result<Option<Color>, ApiError>,
+    ) -> Result<State, ApiError> {
+        let game_lock = self.game_lock(id);
+        let guard = game_lock.lock().await;
+        let (stored, mut state) = self.load(id).await?;
+        let color = check(&stored, &state)?;
+        let event = Event { action, color, at_ms: now_ms() };
+        state.apply(&event).map_err(ApiError::refused)?;
+        self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
+        drop(guard);
+        self.changed(id, &state);
+        Ok(state)
+    }
+
+    /// Stores a new game and starts what follows (the computer's first move).
+    ///
+    /// # Errors
+    /// 500 on a database failure.
+    pub async fn create(&self, stored: &StoredGame, state: &State) -> Result<(), ApiError> {
+        self.0.store.create(stored, &derived(state)).await?;
+        self.changed(&stored.id, state);
+        Ok(())
+    }
+
+    /// Watchers of game `id`.
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<str>> {
+        lock(&self.0.hub).entry(id.to_owned()).or_insert_with(|| broadcast::channel(64).0).subscribe()
+    }
+
+    /// A change of game `id` (made here, or seen in the database): tell the watchers, note
+    /// the clock's deadline, and start the computer's move or the proposal of dead stones.
+    pub fn changed(&self, id: &str, state: &State) {
+        let view = View::of(id, state, now_ms());
+        if let Ok(json) = serde_json::to_string(&view) {
+            let mut hub = lock(&self.0.hub);
+            if let Some(sender) = hub.get(id) {
+                if sender.send(Arc::from(json)).is_err() {
+                    // Nobody watches any more.
+                    hub.remove(id);
+                }
+            }
+        }
+        {
+            let mut deadlines = lock(&self.0.deadlines);
+            match state.deadline_ms() {
+                Some(d) => deadlines.insert(id.to_owned(), d),
+                None => deadlines.remove(id),
+            };
+        }
+        let computer_turn = state.config.computer.is_some_and(|c| {
+            state.game.phase() == Phase::Playing
+                && state.undo_request.is_none()
+                && (if state.placing { c == Color::Black } else { state.game.to_move() == c })
+        });
+        let propose = state.game.phase() == Phase::Counting && !state.proposed;
+        if (computer_turn || propose) && lock(&self.0.busy).insert(id.to_owned()) {
+            let app = self.clone();
+            let id = id.to_owned();
+            let events = state.events;
+            tokio::spawn(async move {
+                let outcome = app.follow_up(&id, events).await;
+                lock(&app.0.busy).remove(&id);
+                match outcome {
+                    Ok(Some(state)) => app.changed(&id, &state),
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!("game {id}: the server's move failed: {}", e.detail),
+                }
+            });
+        }
+    }
+
+    /// The computer's move, or the proposal of dead stones, for game `id` as it was after
+    /// `events` events; `None` when the game changed meanwhile (the change starts its own).
+    async fn follow_up(&self, id: &str, events: usize) -> Result<Option<State>, ApiError> {
+        let permit = Arc::clone(&self.0.searches).acquire_owned().await.map_err(|e| ApiError::internal(&e))?;
+        let (_, state) = self.load(id).await?;
+        if state.events != events {
+            return Ok(None);
+        }
+        let level = match state.config.opponent {
+            Opponent::Computer { level } => level,
+            Opponent::Friend => 10,
+        };
+        let (color, action) = if state.game.phase() == Phase::Counting {
+            let game = state.game.clone();
+            let dead = tokio::task::spawn_blocking(move || {
+                let mut engine = Mcts::new(SearchParams { seed: rand::random(), ..SearchParams::level(10) });
+                engine.dead_stones(&game).unwrap_or_default()
+            })
+            .await
+            .map_err(|e| ApiError::internal(&e))?;
+            (None, Action::Propose { dead })
+        } else if state.placing {
+            let points = tengen_core::handicap::fixed_points(state.config.size, state.config.handicap)
+                .map_err(|e| ApiError::internal(&e))?;
+            (Some(Color::Black), Action::Handicap { points })
+        } else {
+            let color = state.game.to_move();
+            let budget = self.think_time(&state, color);
+            let game = state.game.clone();
+            let decision = tokio::task::spawn_blocking(move || {
+                let params = SearchParams { seed: rand::random(), time: Some(budget), ..SearchParams::level(level) };
+                Mcts::new(params).decide(&game, color, Some(budget))
+            })
+            .await
+            .map_err(|e| ApiError::internal(&e))?;
+            let action = match decision {
+                Decision::Play(mv) => Action::Move { mv },
+                Decision::Resign => Action::Resign,
+            };
+            (Some(color), action)
+        };
+        drop(permit);
+        let game_lock = self.game_lock(id);
+        let _guard = game_lock.lock().await;
+        let (_, mut state) = self.load(id).await?;
+        if state.events != events {
+            return Ok(None);
+        }
+        let event = Event { action, color, at_ms: now_ms() };
+        state.apply(&event).map_err(ApiError::refused)?;
+        self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
+        Ok(Some(state))
+    }
+
+    /// How long the computer may think for `color`: its clock's share, at most the server's cap.
+    fn think_time(&self, state: &State, color: Color) -> Duration {
+        let cap = self.0.settings.max_think;
+        let (clocks, _) = state.clocks_at(now_ms());
+        let clock = clocks[color.index()];
+        let moves_left = (state.game.board().empty_count() / 3).max(15) as f64;
+        let seconds = match state.config.time {
+            TimeControl::None => return cap,
+            TimeControl::Absolute { .. } => clock.main_ms as f64 / 1000.0 / moves_left,
+            TimeControl::Fischer { increment, .. } => clock.main_ms as f64 / 1000.0 / moves_left + increment * 0.8,
+            TimeControl::Byoyomi { period, .. } => {
+                if clock.overtime {
+                    clock.period_ms.min((period * 1000.0) as i64) as f64 / 1000.0 * 0.6
+                } else {
+                    (clock.main_ms as f64 / 1000.0 / moves_left).max(period * 0.5)
+                }
+            }
+            TimeControl::Canadian { .. } => {
+                if clock.overtime {
+                    clock.period_ms as f64 / 1000.0 / f64::from(clock.stones.max(1)) * 0.7
+                } else {
+                    clock.main_ms as f64 / 1000.0 / moves_left
+                }
+            }
+        };
+        Duration::from_secs_f64(seconds.clamp(0.05, cap.as_secs_f64()))
+    }
+
+    /// Ends the games whose clock has run out (called every fraction of a second).
+    pub async fn check_clocks(&self) {
+        let now = now_ms();
+        let due: Vec<String> =
+            lock(&self.0.deadlines).iter().filter(|&(_, &d)| d <= now).map(|(id, _)| id.clone()).collect();
+        for id in due {
+            lock(&self.0.deadlines).remove(&id);
+            let result = async {
+                let (_, state) = self.load(&id).await?;
+                let (_, fallen) = state.clocks_at(now_ms());
+                match fallen {
+                    Some(c) => self.act(&id, Some(c), Action::Timeout, |_, _| Ok(())).await.map(Some),
+                    None => {
+                        // Not yet (a move came meanwhile): note the new deadline.
+                        self.changed(&id, &state);
+                        Ok(None)
+                    }
+                }
+            }
+            .await;
+            if let Err(e) = result {
+                tracing::warn!("game {id}: clock check failed: {}", e.detail);
+            }
+        }
+    }
+
+    /// After a restart: clocks and the server's pending moves for every unfinished game.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn resume_all(&self) -> Result<usize, ApiError> {
+        let ids = self.0.store.unfinished().await?;
+        for id in &ids {
+            match self.load(id).await {
+                Ok((_, state)) => self.changed(id, &state),
+                Err(e) => tracing::error!("game {id} does not load: {}", e.detail),
+            }
+        }
+        Ok(ids.len())
+    }
+}

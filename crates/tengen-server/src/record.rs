@@ -1,0 +1,772 @@
+//! A game on the server: how it was set up ([`Config`]), what happened since ([`Event`], the
+//! log kept in the database), and the state both give ([`State`], rebuilt by replaying the
+//! log — clocks included, since every event carries its time).
+//!
+//! Everything here is synchronous and pure: the API checks an action against the state, and
+//! only an action that [`State::apply`] accepts is stored.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules};
+
+/// Who plays the other seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Opponent {
+    /// The computer, at a level from 1 to 10.
+    Computer {
+        /// 1 (a beginner can win) to 10.
+        level: u8,
+    },
+    /// Another person, who gets the other seat's link.
+    Friend,
+}
+
+/// How handicap stones are placed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// On the star points, in the usual order.
+    #[default]
+    Fixed,
+    /// Black chooses the points (the computer, when it is Black, takes the fixed ones).
+    Free,
+}
+
+/// A time control. Seconds throughout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeControl {
+    /// No clock.
+    #[default]
+    None,
+    /// Main time only: when it runs out, the game is lost.
+    Absolute {
+        /// Main time.
+        main: f64,
+    },
+    /// Main time, then `periods` periods of `period` seconds (读秒): a move within a period
+    /// keeps it; a period used up is lost.
+    Byoyomi {
+        /// Main time.
+        main: f64,
+        /// Length of a period.
+        period: f64,
+        /// Number of periods.
+        periods: u32,
+    },
+    /// Main time, then `stones` moves in every `period` seconds.
+    Canadian {
+        /// Main time.
+        main: f64,
+        /// Length of a period.
+        period: f64,
+        /// Moves to play in each period.
+        stones: u32,
+    },
+    /// Main time, and `increment` seconds added after each move.
+    Fischer {
+        /// Main time.
+        main: f64,
+        /// Added after each move.
+        increment: f64,
+    },
+}
+
+impl TimeControl {
+    fn check(&self) -> Result<(), String> {
+        let ok = |x: f64| x.is_finite() && (0.0..=86_400.0 * 30.0).contains(&x);
+        let fine = match *self {
+            TimeControl::None => true,
+            TimeControl::Absolute { main } => ok(main) && main > 0.0,
+            TimeControl::Byoyomi { main, period, periods } => {
+                ok(main) && ok(period) && period >= 1.0 && (1..=100).contains(&periods)
+            }
+            TimeControl::Canadian { main, period, stones } => {
+                ok(main) && ok(period) && period >= 1.0 && (1..=1000).contains(&stones)
+            }
+            TimeControl::Fischer { main, increment } => ok(main) && main > 0.0 && ok(increment),
+        };
+        if fine { Ok(()) } else { Err(format!("time control out of range: {self:?}")) }
+    }
+}
+
+/// How a game was set up: everything needed to replay its log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Board size.
+    pub size: usize,
+    /// Rules preset (`chinese`, `chinese-simple-ko`, `tromp-taylor`).
+    pub rules: String,
+    /// Komi in half points.
+    pub komi_half_points: i32,
+    /// Handicap stones (0, or 2 to 9; 让先 is 0 stones with komi 0).
+    pub handicap: usize,
+    /// Fixed or free placement.
+    pub placement: Placement,
+    /// Computer or friend.
+    pub opponent: Opponent,
+    /// The computer's colour in a game against it.
+    pub computer: Option<Color>,
+    /// The time control.
+    pub time: TimeControl,
+    /// Names shown for the two seats.
+    pub black_name: String,
+    /// Names shown for the two seats.
+    pub white_name: String,
+    /// The nigiri, when colours were drawn: (the guess was odd, stones in the handful).
+    pub nigiri: Option<(bool, u8)>,
+    /// Imported from SGF for review: no seats, no play.
+    pub imported: bool,
+}
+
+impl Config {
+    /// The rules of this game, komi included.
+    pub fn game_rules(&self) -> Result<Rules, String> {
+        let rules = Rules::preset(&self.rules).map_err(|e| e.to_string())?;
+        if rules.scoring != tengen_core::Scoring::Area {
+            return Err(format!("the server plays area counting only, not the {} rules", self.rules));
+        }
+        Ok(Rules { komi: Komi::from_half_points(self.komi_half_points), ..rules })
+    }
+
+    /// Checks the parts that are not checked by building the game.
+    pub fn check(&self) -> Result<(), String> {
+        if !(2..=25).contains(&self.size) {
+            return Err(format!("board size must be 2 to 25, not {}", self.size));
+        }
+        if self.komi_half_points.abs() > 2 * 361 {
+            return Err("komi out of range".into());
+        }
+        if let Opponent::Computer { level } = self.opponent
+            && !(1..=10).contains(&level)
+        {
+            return Err(format!("level must be 1 to 10, not {level}"));
+        }
+        if self.handicap == 1 || self.handicap > tengen_core::handicap::max_fixed(self.size).max(9) {
+            return Err(format!("handicap must be 0 or 2 to 9 (让先 is 0 with komi 0), not {}", self.handicap));
+        }
+        for name in [&self.black_name, &self.white_name] {
+            if name.chars().count() > 40 || name.chars().any(char::is_control) {
+                return Err("player names are at most 40 printable characters".into());
+            }
+        }
+        self.time.check()?;
+        self.game_rules().map(|_| ())
+    }
+
+    /// The empty game (fixed handicap stones placed).
+    pub fn new_game(&self) -> Result<Game, String> {
+        let rules = self.game_rules()?;
+        if self.handicap >= 2 && self.placement == Placement::Fixed {
+            Game::with_fixed_handicap(self.size, rules, self.handicap).map_err(|e| e.to_string())
+        } else {
+            Game::new(self.size, rules).map_err(|e| e.to_string())
+        }
+    }
+
+    /// Black must place the handicap stones before play.
+    pub fn places_stones(&self) -> bool {
+        self.handicap >= 2 && self.placement == Placement::Free
+    }
+}
+
+/// One entry of a game's log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Action {
+    /// Black's free handicap stones.
+    Handicap {
+        /// The points.
+        points: Vec<Point>,
+    },
+    /// A stone or a pass.
+    Move {
+        /// The move.
+        mv: Move,
+    },
+    /// The player resigns.
+    Resign,
+    /// The player ran out of time (the server's clock saw it).
+    Timeout,
+    /// Take back moves: against the computer at once (the player's last move and the reply);
+    /// between friends, a request the other seat answers.
+    UndoRequest,
+    /// The other seat agrees: the requester's last move (and any reply) is taken back.
+    UndoAccept,
+    /// The other seat refuses.
+    UndoReject,
+    /// The dead stones proposed when two passes end play (the engine's judgement).
+    Propose {
+        /// One stone of each dead chain, or every dead stone.
+        dead: Vec<Point>,
+    },
+    /// Mark the chain through this point dead, or alive again.
+    Toggle {
+        /// A stone of the chain.
+        point: Point,
+    },
+    /// The player accepts the dead stones as marked.
+    Accept,
+    /// The player disagrees: play resumes.
+    Resume,
+}
+
+/// An action with who took it and when (milliseconds since the Unix epoch).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// The action.
+    pub action: Action,
+    /// Who (`None` for the server itself, e.g. the proposal of dead stones).
+    pub color: Option<Color>,
+    /// When, in milliseconds since the epoch.
+    pub at_ms: i64,
+}
+
+/// One player's clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Clock {
+    /// Main time left, in milliseconds.
+    pub main_ms: i64,
+    /// Byo-yomi: periods left (the last one is `periods == 1`). Canadian: 1 while in overtime.
+    pub periods: u32,
+    /// Time left in the current period (byo-yomi, Canadian), in milliseconds.
+    pub period_ms: i64,
+    /// Canadian: moves still to play in this period.
+    pub stones: u32,
+    /// In overtime (byo-yomi or Canadian periods).
+    pub overtime: bool,
+}
+
+impl Clock {
+    fn start(time: &TimeControl) -> Clock {
+        let ms = |s: f64| (s * 1000.0).round() as i64;
+        match *time {
+            TimeControl::None => Clock::default(),
+            TimeControl::Absolute { main } | TimeControl::Fischer { main, .. } => {
+                Clock { main_ms: ms(main), ..Clock::default() }
+            }
+            TimeControl::Byoyomi { main, period, periods } => {
+                Clock { main_ms: ms(main), periods, period_ms: ms(period), stones: 0, overtime: main <= 0.0 }
+            }
+            TimeControl::Canadian { main, period, stones } => {
+                Clock { main_ms: ms(main), periods: 1, period_ms: ms(period), stones, overtime: main <= 0.0 }
+            }
+        }
+    }
+
+    /// The time this clock can still run before its flag falls, in milliseconds.
+    pub fn remaining_ms(&self, time: &TimeControl) -> Option<i64> {
+        match time {
+            TimeControl::None => None,
+            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => Some(self.main_ms),
+            TimeControl::Byoyomi { period, .. } => {
+                let later = i64::from(self.periods.saturating_sub(1)) * (period * 1000.0).round() as i64;
+                Some(if self.overtime { self.period_ms + later } else { self.main_ms + self.period_ms + later })
+            }
+            TimeControl::Canadian { .. } => {
+                Some(if self.overtime { self.period_ms } else { self.main_ms + self.period_ms })
+            }
+        }
+    }
+
+    /// Runs the clock for `elapsed` ms; `false` when its flag fell.
+    fn run(&mut self, time: &TimeControl, mut elapsed: i64) -> bool {
+        let ms = |s: f64| (s * 1000.0).round() as i64;
+        match *time {
+            TimeControl::None => true,
+            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => {
+                self.main_ms -= elapsed;
+                self.main_ms >= 0
+            }
+            TimeControl::Byoyomi { period, .. } => {
+                if !self.overtime {
+                    if elapsed <= self.main_ms {
+                        self.main_ms -= elapsed;
+                        return true;
+                    }
+                    elapsed -= self.main_ms;
+                    self.main_ms = 0;
+                    self.overtime = true;
+                }
+                // Each period used up is lost; the move made within a period resets it.
+                while elapsed > self.period_ms {
+                    elapsed -= self.period_ms;
+                    self.periods = self.periods.saturating_sub(1);
+                    if self.periods == 0 {
+                        return false;
+                    }
+                    self.period_ms = ms(period);
+                }
+                self.period_ms -= elapsed;
+                true
+            }
+            TimeControl::Canadian { .. } => {
+                if !self.overtime {
+                    if elapsed <= self.main_ms {
+                        self.main_ms -= elapsed;
+                        return true;
+                    }
+                    elapsed -= self.main_ms;
+                    self.main_ms = 0;
+                    self.overtime = true;
+                }
+                self.period_ms -= elapsed;
+                self.period_ms >= 0
+            }
+        }
+    }
+
+    /// A move was made (after `run`): byo-yomi resets the period, Canadian counts the stone,
+    /// Fischer adds the increment.
+    fn moved(&mut self, time: &TimeControl) {
+        let ms = |s: f64| (s * 1000.0).round() as i64;
+        match *time {
+            TimeControl::Byoyomi { period, .. } if self.overtime => self.period_ms = ms(period),
+            TimeControl::Canadian { period, stones, .. } if self.overtime => {
+                self.stones = self.stones.saturating_sub(1);
+                if self.stones == 0 {
+                    self.stones = stones;
+                    self.period_ms = ms(period);
+                }
+            }
+            TimeControl::Fischer { increment, .. } => self.main_ms += ms(increment),
+            _ => {}
+        }
+    }
+}
+
+/// Where a game stands after its log.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The configuration.
+    pub config: Config,
+    /// The game of the rules core.
+    pub game: Game,
+    /// Black has still to place free handicap stones.
+    pub placing: bool,
+    /// Dead stones marked in the counting phase.
+    pub dead: BTreeSet<Point>,
+    /// The server proposed dead stones since play last stopped.
+    pub proposed: bool,
+    /// Who accepted the marked stones (reset by any toggle).
+    pub accepted: [bool; 2],
+    /// An undo asked for by this colour and not yet answered.
+    pub undo_request: Option<Color>,
+    /// The two clocks, as of `clock_since`.
+    pub clocks: [Clock; 2],
+    /// When the running clock (of the side to move, while playing) last started.
+    pub clock_since: i64,
+    /// Events applied.
+    pub events: usize,
+    /// When the game was created.
+    pub created_ms: i64,
+}
+
+impl State {
+    /// A new game as configured, created at `at_ms`.
+    pub fn new(config: Config, at_ms: i64) -> Result<State, String> {
+        config.check()?;
+        let game = config.new_game()?;
+        let clock = Clock::start(&config.time);
+        Ok(State {
+            placing: config.places_stones(),
+            config,
+            game,
+            dead: BTreeSet::new(),
+            proposed: false,
+            accepted: [false; 2],
+            undo_request: None,
+            clocks: [clock; 2],
+            clock_since: at_ms,
+            events: 0,
+            created_ms: at_ms,
+        })
+    }
+
+    /// A game imported from a record, for review: its moves as played, no seats, no clock.
+    pub fn imported(config: Config, game: Game, at_ms: i64) -> State {
+        State {
+            placing: false,
+            config,
+            game,
+            dead: BTreeSet::new(),
+            proposed: true,
+            accepted: [false; 2],
+            undo_request: None,
+            clocks: [Clock::default(); 2],
+            clock_since: at_ms,
+            events: 0,
+            created_ms: at_ms,
+        }
+    }
+
+    /// Replays a log.
+    pub fn replay(config: Config, created_ms: i64, events: &[Event]) -> Result<State, String> {
+        let mut state = State::new(config, created_ms)?;
+        for (i, e) in events.iter().enumerate() {
+            state.apply(e).map_err(|why| format!("event {} of the log does not replay: {why}", i + 1))?;
+        }
+        Ok(state)
+    }
+
+    /// Whose clock runs: the side to move while playing (or Black while placing stones).
+    pub fn clock_runs(&self) -> Option<Color> {
+        if self.config.time == TimeControl::None || self.config.imported {
+            return None;
+        }
+        match self.game.phase() {
+            Phase::Playing if self.placing => Some(Color::Black),
+            Phase::Playing => Some(self.game.to_move()),
+            _ => None,
+        }
+    }
+
+    /// The clocks as they read at `now_ms`, and the colour whose flag has fallen, if any.
+    pub fn clocks_at(&self, now_ms: i64) -> ([Clock; 2], Option<Color>) {
+        let mut clocks = self.clocks;
+        let mut fallen = None;
+        if let Some(c) = self.clock_runs() {
+            let elapsed = (now_ms - self.clock_since).max(0);
+            if !clocks[c.index()].run(&self.config.time, elapsed) {
+                fallen = Some(c);
+            }
+        }
+        (clocks, fallen)
+    }
+
+    /// The moment the running clock's flag falls, if one runs.
+    pub fn deadline_ms(&self) -> Option<i64> {
+        let c = self.clock_runs()?;
+        self.clocks[c.index()].remaining_ms(&self.config.time).map(|left| self.clock_since + left.max(0))
+    }
+
+    /// Whether `color` sits at this game (it has a seat: not the computer's, not an import).
+    pub fn is_human(&self, color: Color) -> bool {
+        !self.config.imported && self.config.computer != Some(color)
+    }
+
+    /// Checks `event` and applies it; on error the state is unchanged.
+    pub fn apply(&mut self, event: &Event) -> Result<(), String> {
+        let mut next = self.clone();
+        next.apply_in_place(event)?;
+        next.events += 1;
+        *self = next;
+        Ok(())
+    }
+
+    fn apply_in_place(&mut self, event: &Event) -> Result<(), String> {
+        if self.config.imported {
+            return Err("an imported game is for review only".into());
+        }
+        let at = event.at_ms;
+        // The clock of the side to move runs up to this event.
+        let mut fallen = None;
+        if let Some(c) = self.clock_runs() {
+            let elapsed = (at - self.clock_since).max(0);
+            let time = self.config.time;
+            if !self.clocks[c.index()].run(&time, elapsed) {
+                fallen = Some(c);
+            }
+        }
+        self.clock_since = at;
+        if let Some(c) = fallen
+            && event.action != Action::Timeout
+        {
+            return Err(format!("{c}'s time ran out"));
+        }
+        match (&event.action, event.color) {
+            (Action::Timeout, Some(c)) => {
+                if fallen != Some(c) {
+                    return Err(format!("{c}'s time has not run out"));
+                }
+                self.game.lose_on_time(c);
+            }
+            (Action::Handicap { points }, Some(Color::Black)) => {
+                if !self.placing {
+                    return Err("no handicap stones to place".into());
+                }
+                if points.len() != self.config.handicap {
+                    return Err(format!("{} handicap stones expected, {} given", self.config.handicap, points.len()));
+                }
+                self.game.set_handicap(points).map_err(|e| e.to_string())?;
+                self.placing = false;
+            }
+            (Action::Move { mv }, Some(c)) => {
+                if self.placing {
+                    return Err("Black places the handicap stones first".into());
+                }
+                if self.undo_request.is_some() {
+                    return Err("an undo request waits for an answer".into());
+                }
+                self.game.check_turn(c, *mv).map_err(|e| e.to_string())?;
+                self.game.play_as(c, *mv).map_err(|e| e.to_string())?;
+                self.clocks[c.index()].moved(&self.config.time);
+            }
+            (Action::Resign, Some(c)) => {
+                if matches!(self.game.phase(), Phase::Ended(_)) {
+                    return Err("the game is over".into());
+                }
+                self.game.resign(c);
+            }
+            (Action::UndoRequest, Some(c)) => {
+                if self.game.phase() != Phase::Playing {
+                    return Err("undo is for games in play".into());
+                }
+                if !self.game.moves().iter().any(|(mc, _)| *mc == c) {
+                    return Err(format!("{c} has no move to take back"));
+                }
+                if self.undo_request.is_some() {
+                    return Err("an undo request already waits".into());
+                }
+                if self.config.computer.is_some() {
+                    self.take_back(c)?;
+                } else {
+                    self.undo_request = Some(c);
+                }
+            }
+            (Action::UndoAccept | Action::UndoReject, Some(c)) => {
+                let Some(asker) = self.undo_request else { return Err("no undo request to answer".into()) };
+                if asker == c {
+                    return Err("the other player answers an undo request".into());
+                }
+                self.undo_request = None;
+                if event.action == Action::UndoAccept {
+                    self.take_back(asker)?;
+                }
+            }
+            (Action::Propose { dead }, None) => {
+                if self.game.phase() != Phase::Counting {
+                    return Err("dead stones are proposed when two passes end play".into());
+                }
+                self.dead = dead.iter().copied().collect();
+                self.proposed = true;
+                self.accepted = [false; 2];
+            }
+            (Action::Toggle { point }, Some(_)) => {
+                if self.game.phase() != Phase::Counting {
+                    return Err("dead stones are marked after two passes".into());
+                }
+                let board = self.game.board();
+                if !board.contains(*point) || board.get(*point).is_none() {
+                    return Err(format!("no stone at {point}"));
+                }
+                let chain: Vec<Point> = board.chain(*point).collect();
+                if self.dead.contains(point) {
+                    chain.iter().for_each(|p| {
+                        self.dead.remove(p);
+                    });
+                } else {
+                    self.dead.extend(chain);
+                }
+                self.accepted = [false; 2];
+            }
+            (Action::Accept, Some(c)) => {
+                if self.game.phase() != Phase::Counting {
+                    return Err("there is nothing to accept before two passes".into());
+                }
+                self.accepted[c.index()] = true;
+                // The computer agrees with what the player marks.
+                if let Some(computer) = self.config.computer {
+                    self.accepted[computer.index()] = true;
+                }
+                if self.accepted == [true, true] {
+                    let dead: Vec<Point> = self.dead.iter().copied().collect();
+                    self.game.finish(&dead).map_err(|e| e.to_string())?;
+                }
+            }
+            (Action::Resume, Some(_)) => {
+                self.game.resume().map_err(|e| e.to_string())?;
+                self.proposed = false;
+                self.dead.clear();
+                self.accepted = [false; 2];
+            }
+            (action, color) => return Err(format!("{action:?} cannot be taken by {color:?}")),
+        }
+        Ok(())
+    }
+
+    /// Takes back `color`'s last move and everything after it.
+    fn take_back(&mut self, color: Color) -> Result<(), String> {
+        let moves = self.game.moves();
+        let last = moves.iter().rposition(|(c, _)| *c == color).ok_or("no move to take back")?;
+        self.game = self.game.truncated(last);
+        Ok(())
+    }
+
+    /// The stones of the chains marked dead, for counting.
+    pub fn dead_stones(&self) -> Vec<Point> {
+        self.dead.iter().copied().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(opponent: Opponent, time: TimeControl) -> Config {
+        Config {
+            size: 9,
+            rules: "chinese".into(),
+            komi_half_points: 15,
+            handicap: 0,
+            placement: Placement::Fixed,
+            opponent,
+            computer: match opponent {
+                Opponent::Computer { .. } => Some(Color::White),
+                Opponent::Friend => None,
+            },
+            time,
+            black_name: "B".into(),
+            white_name: "W".into(),
+            nigiri: None,
+            imported: false,
+        }
+    }
+
+    fn ev(action: Action, color: Option<Color>, at_ms: i64) -> Event {
+        Event { action, color, at_ms }
+    }
+
+    fn mv(s: &str) -> Action {
+        Action::Move { mv: s.parse().unwrap() }
+    }
+
+    #[test]
+    fn moves_turns_and_refusals_leave_the_state_alone() {
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None), 0).unwrap();
+        s.apply(&ev(mv("E5"), Some(Color::Black), 1)).unwrap();
+        let before = s.game.moves().len();
+        for (action, color) in [
+            (mv("D4"), Color::Black),
+            (mv("E5"), Color::White),
+            (mv("Z9"), Color::White),
+            (Action::Accept, Color::White),
+        ] {
+            assert!(s.apply(&ev(action, Some(color), 2)).is_err());
+        }
+        assert_eq!(s.game.moves().len(), before);
+        assert_eq!(s.events, 1);
+    }
+
+    #[test]
+    fn undo_between_friends_is_a_request() {
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None), 0).unwrap();
+        for (m, c) in [("E5", Color::Black), ("C3", Color::White), ("G7", Color::Black)] {
+            s.apply(&ev(mv(m), Some(c), 1)).unwrap();
+        }
+        // White asks to take back C3: G7 goes too, and it is White's turn again.
+        s.apply(&ev(Action::UndoRequest, Some(Color::White), 2)).unwrap();
+        assert!(s.apply(&ev(mv("D4"), Some(Color::White), 3)).is_err(), "no play while a request waits");
+        assert!(s.apply(&ev(Action::UndoAccept, Some(Color::White), 3)).is_err(), "not one's own request");
+        s.apply(&ev(Action::UndoAccept, Some(Color::Black), 3)).unwrap();
+        assert_eq!(s.game.moves().len(), 1);
+        assert_eq!(s.game.to_move(), Color::White);
+        // Refused: nothing changes.
+        s.apply(&ev(Action::UndoRequest, Some(Color::Black), 4)).unwrap();
+        s.apply(&ev(Action::UndoReject, Some(Color::White), 5)).unwrap();
+        assert_eq!(s.game.moves().len(), 1);
+    }
+
+    #[test]
+    fn undo_against_the_computer_takes_back_both_moves() {
+        let mut s = State::new(config(Opponent::Computer { level: 1 }, TimeControl::None), 0).unwrap();
+        s.apply(&ev(mv("E5"), Some(Color::Black), 1)).unwrap();
+        s.apply(&ev(mv("C3"), Some(Color::White), 2)).unwrap();
+        s.apply(&ev(Action::UndoRequest, Some(Color::Black), 3)).unwrap();
+        assert_eq!(s.game.moves().len(), 0);
+        assert_eq!(s.undo_request, None);
+    }
+
+    #[test]
+    fn counting_toggles_and_agreement() {
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None), 0).unwrap();
+        for (m, c) in [("E5", Color::Black), ("A1", Color::White), ("pass", Color::Black), ("pass", Color::White)] {
+            s.apply(&ev(mv(m), Some(c), 1)).unwrap();
+        }
+        assert_eq!(s.game.phase(), Phase::Counting);
+        s.apply(&ev(Action::Propose { dead: vec![] }, None, 2)).unwrap();
+        s.apply(&ev(Action::Toggle { point: "A1".parse().unwrap() }, Some(Color::Black), 3)).unwrap();
+        s.apply(&ev(Action::Accept, Some(Color::White), 4)).unwrap();
+        // A toggle after an acceptance asks both again.
+        s.apply(&ev(Action::Toggle { point: "A1".parse().unwrap() }, Some(Color::Black), 5)).unwrap();
+        s.apply(&ev(Action::Toggle { point: "A1".parse().unwrap() }, Some(Color::Black), 6)).unwrap();
+        assert_eq!(s.accepted, [false, false]);
+        s.apply(&ev(Action::Accept, Some(Color::White), 7)).unwrap();
+        s.apply(&ev(Action::Accept, Some(Color::Black), 8)).unwrap();
+        let Phase::Ended(outcome) = s.game.phase() else { panic!("counted") };
+        assert_eq!(outcome.result_points(), "B+73.5");
+        assert!(s.apply(&ev(Action::Resume, Some(Color::White), 9)).is_err());
+    }
+
+    #[test]
+    fn byoyomi_clock_from_the_log() {
+        let time = TimeControl::Byoyomi { main: 10.0, period: 5.0, periods: 2 };
+        let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+        // Black thinks 12 s: main time gone, 2 s into the first period; the period resets.
+        s.apply(&ev(mv("E5"), Some(Color::Black), 12_000)).unwrap();
+        let black = s.clocks[0];
+        assert!(black.overtime && black.periods == 2 && black.period_ms == 5_000, "{black:?}");
+        // White's clock runs now; at 12 s + 10 s + 4.9 s its last period is nearly out.
+        let (clocks, fallen) = s.clocks_at(12_000 + 10_000 + 5_000 + 4_900);
+        assert_eq!(fallen, None, "{:?}", clocks[1]);
+        assert_eq!(clocks[1].periods, 1, "one period lost");
+        let (_, fallen) = s.clocks_at(12_000 + 10_000 + 5_000 + 5_001);
+        assert_eq!(fallen, Some(Color::White));
+        assert_eq!(s.deadline_ms(), Some(12_000 + 20_000));
+        // A move after the flag fell is refused; the timeout is accepted.
+        assert!(s.apply(&ev(mv("C3"), Some(Color::White), 40_000)).is_err());
+        s.apply(&ev(Action::Timeout, Some(Color::White), 40_000)).unwrap();
+        assert_eq!(s.game.outcome().unwrap().result_points(), "B+T");
+    }
+
+    #[test]
+    fn canadian_and_fischer_clocks() {
+        let mut c = Clock::start(&TimeControl::Canadian { main: 0.0, period: 10.0, stones: 2 });
+        let t = TimeControl::Canadian { main: 0.0, period: 10.0, stones: 2 };
+        assert!(c.run(&t, 4_000));
+        c.moved(&t);
+        assert!(c.run(&t, 4_000));
+        c.moved(&t);
+        assert_eq!((c.period_ms, c.stones), (10_000, 2), "a new period after two stones");
+        assert!(!c.run(&t, 10_001));
+        let f = TimeControl::Fischer { main: 5.0, increment: 2.0 };
+        let mut c = Clock::start(&f);
+        assert!(c.run(&f, 4_000));
+        c.moved(&f);
+        assert_eq!(c.main_ms, 3_000);
+        assert!(!Clock::start(&TimeControl::Absolute { main: 1.0 }).run(&TimeControl::Absolute { main: 1.0 }, 1_001));
+    }
+
+    #[test]
+    fn free_handicap_then_play() {
+        let mut cfg = config(Opponent::Friend, TimeControl::None);
+        cfg.handicap = 2;
+        cfg.placement = Placement::Free;
+        cfg.komi_half_points = 0;
+        let mut s = State::new(cfg, 0).unwrap();
+        assert!(s.apply(&ev(mv("E5"), Some(Color::Black), 1)).is_err());
+        let points = vec!["C3".parse().unwrap(), "G7".parse().unwrap()];
+        s.apply(&ev(Action::Handicap { points }, Some(Color::Black), 1)).unwrap();
+        assert_eq!(s.game.to_move(), Color::White);
+        assert_eq!(s.game.handicap(), 2);
+    }
+
+    #[test]
+    fn bad_configurations() {
+        let good = config(Opponent::Friend, TimeControl::None);
+        for (change, says) in [
+            (Config { size: 1, ..good.clone() }, "board size"),
+            (Config { handicap: 1, ..good.clone() }, "handicap"),
+            (Config { opponent: Opponent::Computer { level: 11 }, ..good.clone() }, "level"),
+            (Config { rules: "japanese".into(), ..good.clone() }, "area counting"),
+            (Config { rules: "ing".into(), ..good.clone() }, "unknown rules"),
+            (Config { time: TimeControl::Absolute { main: -1.0 }, ..good.clone() }, "time control"),
+            (Config { black_name: "x".repeat(41), ..good.clone() }, "names"),
+        ] {
+            let e = State::new(change, 0).unwrap_err();
+            assert!(e.contains(says), "{says}: {e}");
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! The data layer: one set of queries over SQLite (embedded, the default) or PostgreSQL,
+//! through sqlx's `Any` driver; versioned migrations for each in `migrations/`.
+//!
+//! A game is a row of `games` (its configuration and derived fields) and its log in `events`.
+//! An event is appended in one transaction with the update of the derived fields; the log's
+//! primary key `(game_id, seq)` refuses a second event with the same number, so two servers
+//! (or two requests) acting on the same old state cannot both succeed.
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Row};
+use tengen_core::Color;
+
+use crate::record::{Action, Config, Event};
+
+/// Which database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// An SQLite file (WAL).
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The migrations failed.
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Another event took this place in the log first.
+    #[error("the game changed meanwhile")]
+    Conflict,
+    /// A stored value does not read back.
+    #[error("stored data is unreadable: {0}")]
+    Corrupt(String),
+    /// The address is not one of SQLite's or PostgreSQL's.
+    #[error("unsupported database address {0:?}: use sqlite://FILE or postgres://…")]
+    Url(String),
+}
+
+/// A game's row.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The id.
+    pub id: String,
+    /// When it was created (ms since the epoch).
+    pub created_ms: i64,
+    /// Its configuration.
+    pub config: Config,
+    /// SHA-256 of the seat tokens (hex).
+    pub tokens: [Option<String>; 2],
+    /// The imported record, for review games.
+    pub sgf: Option<String>,
+}
+
+/// Derived fields written with each event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Derived {
+    /// Events in the log.
+    pub events: i64,
+    /// Moves played.
+    pub moves: i64,
+    /// placing, playing, counting or ended.
+    pub phase: &'static str,
+    /// The result, when over.
+    pub result: Option<String>,
+    /// When the running clock's flag falls.
+    pub deadline_ms: Option<i64>,
+}
+
+/// A line of the list of recent games.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct Summary {
+    /// The game's id.
+    pub id: String,
+    /// Board size.
+    pub size: usize,
+    /// Black's name.
+    pub black: String,
+    /// White's name.
+    pub white: String,
+    /// placing, playing, counting or ended.
+    pub phase: String,
+    /// The result, when over.
+    pub result: Option<String>,
+    /// Moves played.
+    pub moves: i64,
+    /// Last change, ms since the epoch.
+    pub updated_ms: i64,
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+impl Store {
+    /// Opens the database at `url` (`sqlite://FILE`, `sqlite::memory:`, `postgres://…`),
+    /// creating an SQLite file if needed, and runs the migrations.
+    ///
+    /// # Errors
+    /// An unknown address, a database that cannot be opened, a failed migration.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::Url(url.to_owned()));
+        };
+        let mut options = AnyPoolOptions::new();
+        let mut url = url.to_owned();
+        if backend == Backend::Sqlite {
+            if url.contains(":memory:") {
+                // One connection: each in-memory connection would be its own database.
+                options = options.max_connections(1);
+            } else if !url.contains('?') {
+                url.push_str("?mode=rwc");
+            }
+        }
+        let pool = options.connect(&url).await?;
+        if backend == Backend::Sqlite {
+            // WAL: readers do not wait for the writer; `synchronous = FULL` keeps each commit
+            // on disk before it returns.
+            if !url.contains(":memory:") {
+                sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await?;
+            }
+            sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+        } else {
+            sqlx::migrate!("migrations/postgres").run(&pool).await?;
+        }
+        Ok(Store { pool, backend })
+    }
+
+    /// Which database this is.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The pool (for PostgreSQL's notifications).
+    #[must_use]
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Stores a new game.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn create(&self, game: &StoredGame, derived: &Derived) -> Result<(), StoreError> {
+        let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        sqlx::query(
+            "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
+             phase, result, deadline_ms) VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(&game.id)
+        .bind(game.created_ms)
+        .bind(config)
+        .bind(game.tokens[0].clone())
+        .bind(game.tokens[1].clone())
+        .bind(game.sgf.clone())
+        .bind(derived.events)
+        .bind(derived.moves)
+        .bind(derived.phase)
+        .bind(derived.result.clone())
+        .bind(derived.deadline_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// A game and its log, or `None`.
+    ///
+    /// # Errors
+    /// A database error, or stored data that does not read back.
+    pub async fn load(&self, id: &str) -> Result<Option<(StoredGame, Vec<Event>)>, StoreError> {
+        let Some(row) =
+            sqlx::query("SELECT id, created_ms, config, black_token, white_token, sgf FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let config: String = row.try_get("config")?;
+        let game = StoredGame {
+            id: row.try_get("id")?,
+            created_ms: row.try_get("created_ms")?,
+            config: serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            tokens: [row.try_get("black_token")?, row.try_get("white_token")?],
+            sgf: row.try_get("sgf")?,
+        };
+        let rows = sqlx::query("SELECT seq, color, action, at_ms FROM events WHERE game_id = $1 ORDER BY seq")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut events = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let seq: i64 = row.try_get("seq")?;
+            if seq != i as i64 + 1 {
+                return Err(StoreError::Corrupt(format!("game {id}: event {seq} where {} was expected", i + 1)));
+            }
+            let color: Option<String> = row.try_get("color")?;
+            let action: String = row.try_get("action")?;
+            events.push(Event {
+                action: serde_json::from_str::<Action>(&action).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                color: color.map(|c| c.parse::<Color>().map_err(|e| StoreError::Corrupt(e.to_string()))).transpose()?,
+                at_ms: row.try_get("at_ms")?,
+            });
+        }
+        Ok(Some((game, events)))
+    }
+
+    /// Appends event number `seq` to a game's log and updates its derived fields, in one
+    /// transaction, committed before this returns.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when the log already has an event `seq`; a database error.
+    pub async fn append(&self, id: &str, seq: i64, event: &Event, derived: &Derived) -> Result<(), StoreError> {
+        let action = serde_json::to_string(&event.action).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let mut tx = self.pool.begin().await?;
+        let inserted =
+            sqlx::query("INSERT INTO events (game_id, seq, color, action, at_ms) VALUES ($1, $2, $3, $4, $5)")
+                .bind(id)
+                .bind(seq)
+                .bind(event.color.map(color_name))
+                .bind(action)
+                .bind(event.at_ms)
+                .execute(&mut *tx)
+                .await;
+        if let Err(e) = inserted {
+            return Err(match &e {
+                sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+                _ => StoreError::Db(e),
+            });
+        }
+        sqlx::query(
+            "UPDATE games SET updated_ms = $2, events = $3, moves = $4, phase = $5, result = $6, deadline_ms = $7 \
+             WHERE id = $1",
+        )
+        .bind(id)
+        .bind(event.at_ms)
+        .bind(derived.events)
+        .bind(derived.moves)
+        .bind(derived.phase)
+        .bind(derived.result.clone())
+        .bind(derived.deadline_ms)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The most recently changed games, newest first.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn recent(&self, limit: i64) -> Result<Vec<Summary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, config, phase, result, moves, updated_ms FROM games ORDER BY updated_ms DESC, id LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let config: String = row.try_get("config")?;
+                let config: Config = serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                Ok(Summary {
+                    id: row.try_get("id")?,
+                    size: config.size,
+                    black: config.black_name,
+                    white: config.white_name,
+                    phase: row.try_get("phase")?,
+                    result: row.try_get("result")?,
+                    moves: row.try_get("moves")?,
+                    updated_ms: row.try_get("updated_ms")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The ids of the games not over (placing, playing or counting), for the work a restart
+    /// resumes: computer moves, clocks, dead-stone proposals.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE phase <> 'ended'").fetch_all(&self.pool).await?;
+        rows.iter().map(|row| row.try_get("id").map_err(StoreError::from)).collect()
+    }
+}

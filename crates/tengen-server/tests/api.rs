@@ -1,0 +1,341 @@
+//! The API through the router (no socket), the WebSocket through a real one, and the
+//! database (SQLite) across a restart.
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tengen_server::{AppState, Settings, Store};
+use tower::ServiceExt;
+
+async fn state(db: &str) -> AppState {
+    let settings = Settings { searches: 2, max_think: Duration::from_millis(200) };
+    AppState::new(Store::open(db).await.unwrap(), settings)
+}
+
+async fn call(
+    app: &AppState,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
+    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value =
+        serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, value)
+}
+
+async fn friend_game(app: &AppState) -> (String, String, String) {
+    let (status, created) =
+        call(app, "POST", "/api/games", None, Some(json!({"size": 9, "opponent": "friend", "color": "black"}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    (id, created["token"].as_str().unwrap().to_owned(), created["friend_token"].as_str().unwrap().to_owned())
+}
+
+async fn play(app: &AppState, id: &str, token: &str, mv: &str, number: u64) -> (StatusCode, Value) {
+    call(app, "POST", &format!("/api/games/{id}/move"), Some(token), Some(json!({"move": mv, "number": number}))).await
+}
+
+/// Waits until the game's view satisfies `done` (the computer thinks on other threads).
+async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, view) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+        if done(&view) {
+            return view;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "waited too long: {view}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn friends_play_and_every_bad_request_changes_nothing() {
+    let app = state("sqlite::memory:").await;
+    let (id, black, white) = friend_game(&app).await;
+    assert_eq!(play(&app, &id, &black, "E5", 1).await.0, StatusCode::OK);
+    let (_, before) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    for (token, body, status, says) in [
+        (Some(black.as_str()), json!({"move": "D4", "number": 2}), StatusCode::UNPROCESSABLE_ENTITY, "turn"),
+        (Some(white.as_str()), json!({"move": "E5", "number": 2}), StatusCode::UNPROCESSABLE_ENTITY, "occupied"),
+        (Some(white.as_str()), json!({"move": "D4", "number": 1}), StatusCode::CONFLICT, "stale"),
+        (Some(white.as_str()), json!({"move": "I5", "number": 2}), StatusCode::BAD_REQUEST, "invalid"),
+        (Some(white.as_str()), json!({"move": "Z9", "number": 2}), StatusCode::UNPROCESSABLE_ENTITY, "board"),
+        (Some(white.as_str()), json!({"move": "J10", "number": 2}), StatusCode::UNPROCESSABLE_ENTITY, "board"),
+        (Some(white.as_str()), json!({"move": "D4", "number": 2, "x": 1}), StatusCode::BAD_REQUEST, "unknown field"),
+        (Some("0123"), json!({"move": "D4", "number": 2}), StatusCode::FORBIDDEN, "not a seat"),
+        (None, json!({"move": "D4", "number": 2}), StatusCode::UNAUTHORIZED, "seat token"),
+    ] {
+        let (s, v) = call(&app, "POST", &format!("/api/games/{id}/move"), token, Some(body.clone())).await;
+        assert_eq!(s, status, "{body}: {v}");
+        assert!(v["detail"].as_str().unwrap().contains(says), "{body}: {v}");
+        assert!(v["error"].is_string());
+    }
+    let (_, after) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(before, after, "refused requests change nothing");
+    // A huge body is refused before it is read.
+    let huge = json!({"move": "D4", "number": 2, "pad": "x".repeat(100_000)});
+    let (s, _) = call(&app, "POST", &format!("/api/games/{id}/move"), Some(&white), Some(huge)).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(call(&app, "GET", "/api/games/nope", None, None).await.0, StatusCode::NOT_FOUND);
+    // Undo between friends: a request, then an answer from the other seat.
+    assert_eq!(play(&app, &id, &white, "C3", 2).await.0, StatusCode::OK);
+    let (s, v) = call(&app, "POST", &format!("/api/games/{id}/undo"), Some(&white), None).await;
+    assert_eq!((s, v["undo_request"].as_str()), (StatusCode::OK, Some("white")));
+    let (s, _) = call(&app, "POST", &format!("/api/games/{id}/undo/accept"), Some(&white), None).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "not one's own request");
+    let (s, v) = call(&app, "POST", &format!("/api/games/{id}/undo/accept"), Some(&black), None).await;
+    assert_eq!((s, v["moves"].as_u64(), v["to_move"].as_str()), (StatusCode::OK, Some(1), Some("white")));
+    // The recent list shows it.
+    let (_, list) = call(&app, "GET", "/api/games?limit=5", None, None).await;
+    assert_eq!(list[0]["id"], id.as_str());
+    assert_eq!(call(&app, "GET", "/api/games?limit=0", None, None).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn two_passes_proposal_toggle_and_agreement() {
+    let app = state("sqlite::memory:").await;
+    let (id, black, white) = friend_game(&app).await;
+    for (n, (token, mv)) in [(&black, "E5"), (&white, "A1"), (&black, "pass"), (&white, "pass")].iter().enumerate() {
+        assert_eq!(play(&app, &id, token, mv, n as u64 + 1).await.0, StatusCode::OK);
+    }
+    // The engine's proposal arrives as an event of its own.
+    let view = wait_for(&app, &id, |v| v["phase"] == "counting" && v["events"].as_u64() == Some(5)).await;
+    let proposed: Vec<String> = serde_json::from_value(view["dead"].clone()).unwrap();
+    // Whatever it proposed, the players settle it: A1 dead.
+    if !proposed.contains(&"A1".to_owned()) {
+        let (s, v) =
+            call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(&black), Some(json!({"point": "A1"}))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    let (s, v) =
+        call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(&black), Some(json!({"point": "B2"}))).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let (_, v) = call(&app, "POST", &format!("/api/games/{id}/accept"), Some(&white), None).await;
+    assert_eq!(v["phase"], "counting");
+    assert_eq!(v["score"]["black_text"], "黑 81 子");
+    let (_, v) = call(&app, "POST", &format!("/api/games/{id}/accept"), Some(&black), None).await;
+    assert_eq!(v["phase"], "ended");
+    assert_eq!(v["result"], "B+73.5");
+    assert!(v["result_zh"].as_str().unwrap().starts_with("黑胜"), "{v}");
+    let (_, sgf) = call(&app, "GET", &format!("/api/games/{id}/sgf"), None, None).await;
+    let sgf = sgf.as_str().unwrap();
+    assert!(sgf.contains("RE[B+73.5]") && sgf.contains(";B[ee]") && sgf.contains(";W[ai]"), "{sgf}");
+}
+
+#[tokio::test]
+async fn the_computer_answers_and_undo_takes_back_both_moves() {
+    let app = state("sqlite::memory:").await;
+    let (s, created) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "opponent": {"computer": {"level": 1}}, "color": "black"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    assert!(created["friend_token"].is_null());
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    assert_eq!(play(&app, id, token, "E5", 1).await.0, StatusCode::OK);
+    let view = wait_for(&app, id, |v| v["moves"] == 2).await;
+    assert_eq!(view["history"][1]["color"], "white");
+    assert_eq!(view["to_move"], "black");
+    let (s, v) = call(&app, "POST", &format!("/api/games/{id}/undo"), Some(token), None).await;
+    assert_eq!((s, v["moves"].as_u64()), (StatusCode::OK, Some(0)), "{v}");
+    // The computer as Black opens by itself.
+    let (_, created) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "color": "white", "opponent": {"computer": {"level": 1}}})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    wait_for(&app, id, |v| v["moves"] == 1 && v["to_move"] == "white").await;
+    // Nigiri: the guess and the handful are shown, and they decide the colour.
+    let (_, created) = call(&app, "POST", "/api/games", None, Some(json!({"size": 9, "guess": "even"}))).await;
+    let nigiri = &created["game"]["nigiri"];
+    let even = nigiri["handful"].as_u64().unwrap() % 2 == 0;
+    assert_eq!(nigiri["guess_odd"], false);
+    assert_eq!(created["color"], if even { "black" } else { "white" });
+    for (body, says) in [
+        (json!({"size": 30}), "board size"),
+        (json!({"handicap": 1}), "handicap"),
+        (json!({"handicap": 2, "rang_xian": true}), "让先"),
+        (json!({"rules": "japanese"}), "area counting"),
+        (json!({"color": "red"}), "color"),
+        (json!({"opponent": {"computer": {"level": 0}}}), "level"),
+        (json!({"time": {"kind": "byoyomi", "main": 0, "period": 0, "periods": 1}}), "time control"),
+        (json!({"sizee": 9}), "unknown field"),
+    ] {
+        let (s, v) = call(&app, "POST", "/api/games", None, Some(body.clone())).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+        assert!(v["detail"].as_str().unwrap().contains(says), "{body}: {v}");
+    }
+}
+
+#[tokio::test]
+async fn handicap_and_rang_xian() {
+    let app = state("sqlite::memory:").await;
+    let (_, c) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 19, "opponent": "friend", "color": "black", "handicap": 4})),
+    )
+    .await;
+    let g = &c["game"];
+    assert_eq!(
+        (g["handicap"].as_u64(), g["komi"].as_f64(), g["to_move"].as_str()),
+        (Some(4), Some(0.0), Some("white"))
+    );
+    assert_eq!(g["handicap_stones"].as_array().unwrap().len(), 4);
+    let (_, c) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "opponent": "friend", "color": "black", "rang_xian": true})),
+    )
+    .await;
+    assert_eq!((c["game"]["komi"].as_f64(), c["game"]["komi_zh"].as_str()), (Some(0.0), Some("贴 0 子")));
+    // Free placement: Black places, then White moves.
+    let (_, c) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "opponent": "friend", "color": "black", "handicap": 2, "placement": "free"})),
+    )
+    .await;
+    let (id, black) = (c["id"].as_str().unwrap(), c["token"].as_str().unwrap());
+    assert_eq!(c["game"]["phase"], "placing");
+    let (s, _) =
+        call(&app, "POST", &format!("/api/games/{id}/handicap"), Some(black), Some(json!({"points": ["C3"]}))).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, v) =
+        call(&app, "POST", &format!("/api/games/{id}/handicap"), Some(black), Some(json!({"points": ["C3", "G7"]})))
+            .await;
+    assert_eq!((s, v["phase"].as_str(), v["to_move"].as_str()), (StatusCode::OK, Some("playing"), Some("white")));
+}
+
+#[tokio::test]
+async fn games_survive_a_restart_and_records_travel_as_sgf() {
+    let dir = std::env::temp_dir().join(format!("tengen-server-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("games.db").display());
+    let _ = std::fs::remove_file(dir.join("games.db"));
+    let (id, black, white, before) = {
+        let app = state(&db).await;
+        let (id, black, white) = friend_game(&app).await;
+        for (n, (t, m)) in [(&black, "E5"), (&white, "E4"), (&black, "D4")].iter().enumerate() {
+            assert_eq!(play(&app, &id, t, m, n as u64 + 1).await.0, StatusCode::OK);
+        }
+        let (_, view) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+        (id, black, white, view)
+    };
+    // A new server on the same file: the game, its seats and its log are there.
+    let app = state(&db).await;
+    assert_eq!(app.resume_all().await.unwrap(), 1);
+    let (_, after) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(before, after);
+    assert_eq!(play(&app, &id, &white, "F4", 4).await.0, StatusCode::OK);
+    assert_eq!(play(&app, &id, &black, "F5", 5).await.0, StatusCode::OK);
+    // Export, import: the imported game shows the same moves, for review only.
+    let (_, sgf) = call(&app, "GET", &format!("/api/games/{id}/sgf"), None, None).await;
+    let request = Request::post("/api/games/import").body(Body::from(sgf.as_str().unwrap().to_owned())).unwrap();
+    let response = tengen_server::app(app.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let imported: Value = serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert_eq!(imported["imported"], true);
+    assert_eq!(imported["moves"], 5);
+    let (_, original) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(imported["board"], original["board"]);
+    let import_id = imported["id"].as_str().unwrap();
+    let (s, v) = play(&app, import_id, &black, "A1", 6).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+    let request = Request::post("/api/games/import").body(Body::from("(;GM[3])")).unwrap();
+    let response = tengen_server::app(app.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn clocks_run_out() {
+    let app = state("sqlite::memory:").await;
+    let (_, c) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "opponent": "friend", "color": "black",
+                    "time": {"kind": "byoyomi", "main": 0, "period": 1, "periods": 1}})),
+    )
+    .await;
+    let (id, black) = (c["id"].as_str().unwrap(), c["token"].as_str().unwrap());
+    assert_eq!(c["game"]["clock_running"], "black");
+    assert_eq!(c["game"]["clocks"]["black"]["last_period"], true);
+    assert_eq!(play(&app, id, black, "E5", 1).await.0, StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    app.check_clocks().await;
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!((v["phase"].as_str(), v["result"].as_str()), (Some("ended"), Some("B+T")), "{v}");
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_the_api() {
+    let app = state("sqlite::memory:").await;
+    let (s, doc) = call(&app, "GET", "/api/openapi.json", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    for path in ["/api/games", "/api/games/{id}", "/api/games/{id}/move", "/api/games/{id}/live", "/api/games/import"] {
+        assert!(doc["paths"][path].is_object(), "{path}");
+    }
+    assert!(doc["components"]["schemas"]["View"].is_object());
+}
+
+#[tokio::test]
+async fn watchers_see_every_move_live() {
+    use futures_util::StreamExt;
+    let app = state("sqlite::memory:").await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = tengen_server::app(app.clone());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let (id, black, white) = friend_game(&app).await;
+    let (mut ws1, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/live")).await.unwrap();
+    let (mut ws2, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/live")).await.unwrap();
+    for ws in [&mut ws1, &mut ws2] {
+        let first: Value = serde_json::from_str(ws.next().await.unwrap().unwrap().to_text().unwrap()).unwrap();
+        assert_eq!(first["moves"], 0);
+    }
+    let mut slowest = Duration::ZERO;
+    for (n, (t, m)) in [(&black, "E5"), (&white, "C3"), (&black, "G7")].iter().enumerate() {
+        let sent = Instant::now();
+        assert_eq!(play(&app, &id, t, m, n as u64 + 1).await.0, StatusCode::OK);
+        for ws in [&mut ws1, &mut ws2] {
+            let msg = tokio::time::timeout(Duration::from_secs(5), ws.next()).await.unwrap().unwrap().unwrap();
+            let view: Value = serde_json::from_str(msg.to_text().unwrap()).unwrap();
+            assert_eq!(view["moves"], n as u64 + 1);
+            assert_eq!(view["history"][n]["move"], *m);
+            slowest = slowest.max(sent.elapsed());
+        }
+    }
+    println!("slowest update (commit included): {slowest:?}");
+    // An unknown game cannot be watched.
+    assert!(tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/nope/live")).await.is_err());
+}
