@@ -1,7 +1,7 @@
 //! `tengen serve`: the game server — an HTTP + JSON API (documented at `/api/openapi.json`),
 //! live updates over WebSocket, and durable storage in SQLite or PostgreSQL.
 //!
-//! [`app`] builds the router without a socket, so tests call it directly; [`serve`] binds it.
+//! [`app()`] builds the router without a socket, so tests call it directly; [`serve()`] binds it.
 
 pub mod api;
 pub mod app;
