@@ -401,3 +401,32 @@ fn bench_search_prints_one_line() {
     assert_ne!(code, 0);
     assert!(err.contains("--threads must be 1 to 256"), "{err}");
 }
+
+#[test]
+fn serve_answers_on_the_address_it_prints() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = std::env::temp_dir().join(format!("tengen-serve-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.ends_with("[]"), "{response}");
+    assert!(dir.join("games.db").exists(), "the SQLite file is created in the working directory");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, _, err) = tengen(&["serve", "--db", "mysql://x"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("unsupported database address"), "{err}");
+}
