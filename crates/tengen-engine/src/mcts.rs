@@ -764,6 +764,20 @@ mod tests {
         assert_eq!(r.best, r.moves[0].0);
     }
 
+    /// White's three stones in atari on 5×5, komi 0: taking them at C3 wins everything.
+    fn decisive_capture() -> Game {
+        let setup = Setup::from_ascii(
+            "
+            . X . . .
+            X O X . .
+            X O . . .
+            X O X . .
+            . X . . .",
+        )
+        .unwrap();
+        Game::try_from(Setup { rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() }, ..setup }).unwrap()
+    }
+
     #[test]
     fn threads_share_one_tree() {
         let game = Game::new(9, Rules::chinese()).unwrap();
@@ -780,19 +794,7 @@ mod tests {
         let root = engine.nodes[0];
         assert_eq!(root.visits, 4_000);
         // And the threaded search still reads the decisive capture.
-        let setup = Setup {
-            rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() },
-            ..Setup::from_ascii(
-                "
-                . X . . .
-                X O X . .
-                X O . . .
-                X O X . .
-                . X . . .",
-            )
-            .unwrap()
-        };
-        let game = Game::try_from(setup).unwrap();
+        let game = decisive_capture();
         let r = Mcts::new(SearchParams { playouts: 3_000, threads: 2, ..SearchParams::default() })
             .search(&game, Color::Black);
         assert_eq!(r.best, Move::Play(at("C3")), "{:?}", &r.moves[..3]);
@@ -811,19 +813,7 @@ mod tests {
 
     #[test]
     fn analysis_reports_until_told_to_stop() {
-        let setup = Setup {
-            rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() },
-            ..Setup::from_ascii(
-                "
-                . X . . .
-                X O X . .
-                X O . . .
-                X O X . .
-                . X . . .",
-            )
-            .unwrap()
-        };
-        let game = Game::try_from(setup).unwrap();
+        let game = decisive_capture();
         for threads in [1, 2] {
             let mut engine = Mcts::new(SearchParams { threads, ..SearchParams::default() });
             let mut reports = Vec::new();

@@ -271,8 +271,24 @@ impl Clock {
         }
     }
 
+    /// Spends main time first: `None` while it lasts, else what is left of `elapsed` for the
+    /// overtime periods (entered from then on).
+    fn spend_main(&mut self, elapsed: i64) -> Option<i64> {
+        if self.overtime {
+            return Some(elapsed);
+        }
+        if elapsed <= self.main_ms {
+            self.main_ms -= elapsed;
+            return None;
+        }
+        let rest = elapsed - self.main_ms;
+        self.main_ms = 0;
+        self.overtime = true;
+        Some(rest)
+    }
+
     /// Runs the clock for `elapsed` ms; `false` when its flag fell.
-    fn run(&mut self, time: &TimeControl, mut elapsed: i64) -> bool {
+    fn run(&mut self, time: &TimeControl, elapsed: i64) -> bool {
         let ms = |s: f64| (s * 1000.0).round() as i64;
         match *time {
             TimeControl::None => true,
@@ -281,15 +297,7 @@ impl Clock {
                 self.main_ms >= 0
             }
             TimeControl::Byoyomi { period, .. } => {
-                if !self.overtime {
-                    if elapsed <= self.main_ms {
-                        self.main_ms -= elapsed;
-                        return true;
-                    }
-                    elapsed -= self.main_ms;
-                    self.main_ms = 0;
-                    self.overtime = true;
-                }
+                let Some(mut elapsed) = self.spend_main(elapsed) else { return true };
                 // Each period used up is lost; the move made within a period resets it.
                 while elapsed > self.period_ms {
                     elapsed -= self.period_ms;
@@ -303,15 +311,7 @@ impl Clock {
                 true
             }
             TimeControl::Canadian { .. } => {
-                if !self.overtime {
-                    if elapsed <= self.main_ms {
-                        self.main_ms -= elapsed;
-                        return true;
-                    }
-                    elapsed -= self.main_ms;
-                    self.main_ms = 0;
-                    self.overtime = true;
-                }
+                let Some(elapsed) = self.spend_main(elapsed) else { return true };
                 self.period_ms -= elapsed;
                 self.period_ms >= 0
             }
