@@ -215,6 +215,12 @@ impl AppState {
     /// A change of game `id` (made here, or seen in the database): tell the watchers, note
     /// the clock's deadline, and start the computer's move or the proposal of dead stones.
     pub fn changed(&self, id: &str, state: &State) {
+        self.tell_watchers(id, state);
+        self.schedule(id, state);
+    }
+
+    /// Sends the view to the game's watchers in this process and notes its clock's deadline.
+    fn tell_watchers(&self, id: &str, state: &State) {
         let view = View::of(id, state, now_ms());
         if let Ok(json) = serde_json::to_string(&view) {
             let mut hub = lock(&self.0.hub);
@@ -232,6 +238,11 @@ impl AppState {
                 None => deadlines.remove(id),
             };
         }
+    }
+
+    /// Starts the server's own work on the game: the computer's move, or the proposal of
+    /// dead stones.
+    fn schedule(&self, id: &str, state: &State) {
         let computer_turn = state.config.computer.is_some_and(|c| {
             state.game.phase() == Phase::Playing
                 && state.undo_request.is_none()
@@ -358,6 +369,58 @@ impl AppState {
             .await;
             if let Err(e) = result {
                 tracing::warn!("game {id}: clock check failed: {}", e.detail);
+            }
+        }
+    }
+
+    /// With PostgreSQL: listens for the changes other servers commit on the same database and
+    /// tells this server's watchers; returns once listening (a lost connection is opened
+    /// again). Nothing to do with SQLite.
+    ///
+    /// # Errors
+    /// The first connection fails.
+    pub async fn listen_for_other_servers(&self) -> Result<(), sqlx::Error> {
+        if self.0.store.backend() != crate::store::Backend::Postgres {
+            return Ok(());
+        }
+        let mut listener = self.listener().await?;
+        let app = self.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = app.relay(&mut listener).await {
+                    tracing::warn!("listening for other servers' changes: {e}");
+                }
+                loop {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    match app.listener().await {
+                        Ok(l) => {
+                            listener = l;
+                            break;
+                        }
+                        Err(e) => tracing::warn!("listening for other servers' changes: {e}"),
+                    }
+                }
+            }
+        });
+        Ok(())
+    }
+
+    async fn listener(&self) -> Result<sqlx::postgres::PgListener, sqlx::Error> {
+        let mut listener = sqlx::postgres::PgListener::connect(self.0.store.url()).await?;
+        listener.listen(crate::store::CHANNEL).await?;
+        Ok(listener)
+    }
+
+    async fn relay(&self, listener: &mut sqlx::postgres::PgListener) -> Result<(), sqlx::Error> {
+        loop {
+            let note = listener.recv().await?;
+            let Some((instance, id)) = note.payload().split_once(' ') else { continue };
+            if instance == self.0.store.instance() {
+                continue;
+            }
+            match self.load(id).await {
+                Ok((_, state)) => self.tell_watchers(id, &state),
+                Err(e) => tracing::warn!("game {id} changed elsewhere but does not load: {}", e.detail),
             }
         }
     }

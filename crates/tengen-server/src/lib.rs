@@ -31,6 +31,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
     let store = Store::open(db).await?;
     let state = AppState::new(store, settings);
     let resumed = state.resume_all().await.map_err(|e| e.detail)?;
+    state.listen_for_other_servers().await?;
     let clocks = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(100));

@@ -97,7 +97,14 @@ pub struct Summary {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The address (PostgreSQL's listener opens its own connection).
+    url: String,
+    /// This process's name in change notifications, so that it skips its own.
+    instance: String,
 }
+
+/// The PostgreSQL channel that carries `INSTANCE GAME-ID` after each committed event.
+pub const CHANNEL: &str = "tengen_games";
 
 fn color_name(c: Color) -> &'static str {
     match c {
@@ -142,7 +149,20 @@ impl Store {
         } else {
             sqlx::migrate!("migrations/postgres").run(&pool).await?;
         }
-        Ok(Store { pool, backend })
+        let instance = format!("{:016x}", rand::random::<u64>());
+        Ok(Store { pool, backend, url, instance })
+    }
+
+    /// The database's address.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// This process's name in change notifications.
+    #[must_use]
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     /// Which database this is.
@@ -261,6 +281,14 @@ impl Store {
         .bind(derived.deadline_ms)
         .execute(&mut *tx)
         .await?;
+        if self.backend == Backend::Postgres {
+            // Delivered at commit, to every server listening on this database.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(format!("{} {id}", self.instance))
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
         Ok(())
     }

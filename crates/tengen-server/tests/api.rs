@@ -10,6 +10,72 @@ use serde_json::{Value, json};
 use tengen_server::{AppState, Settings, Store};
 use tower::ServiceExt;
 
+/// A fresh PostgreSQL database for one test, on the server `TENGEN_TEST_POSTGRES` names
+/// (`scripts/test` starts one and sets it). Without it the test fails: it never skips.
+async fn postgres() -> String {
+    use sqlx::Connection;
+    let base = std::env::var("TENGEN_TEST_POSTGRES").expect(
+        "TENGEN_TEST_POSTGRES is not set: run scripts/test (it starts PostgreSQL), or set it to \
+         postgres://USER:PASSWORD@HOST/DATABASE of a role that may create databases",
+    );
+    let name = format!("tengen_t_{}_{:08x}", std::process::id(), rand::random::<u32>());
+    let mut admin = sqlx::PgConnection::connect(&base).await.expect("TENGEN_TEST_POSTGRES does not connect");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut admin).await.unwrap();
+    let (server, _) = base.rsplit_once('/').expect("postgres://…/DATABASE");
+    format!("{server}/{name}")
+}
+
+async fn drop_postgres(url: &str) {
+    use sqlx::Connection;
+    let base = std::env::var("TENGEN_TEST_POSTGRES").unwrap();
+    let name = url.rsplit('/').next().unwrap();
+    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+}
+
+/// Each test runs on SQLite (in memory, or a file when it restarts) and on PostgreSQL.
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let dir = std::env::temp_dir()
+                        .join(format!("tengen-server-{}-{}", std::process::id(), stringify!($name)));
+                    let _ = std::fs::remove_dir_all(&dir);
+                    std::fs::create_dir_all(&dir).unwrap();
+                    super::$name(&format!("sqlite://{}", dir.join("games.db").display())).await;
+                    let _ = std::fs::remove_dir_all(&dir);
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let db = super::postgres().await;
+                    super::$name(&db).await;
+                    super::drop_postgres(&db).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_databases!(
+    friends_play_and_every_bad_request_changes_nothing,
+    two_passes_proposal_toggle_and_agreement,
+    the_computer_answers_and_undo_takes_back_both_moves,
+    handicap_and_rang_xian,
+    games_survive_a_restart_and_records_travel_as_sgf,
+    clocks_run_out,
+    the_openapi_document_lists_the_api,
+    watchers_see_every_move_live,
+);
+
 async fn state(db: &str) -> AppState {
     let settings = Settings { searches: 2, max_think: Duration::from_millis(200) };
     AppState::new(Store::open(db).await.unwrap(), settings)
@@ -60,9 +126,8 @@ async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -> Va
     }
 }
 
-#[tokio::test]
-async fn friends_play_and_every_bad_request_changes_nothing() {
-    let app = state("sqlite::memory:").await;
+async fn friends_play_and_every_bad_request_changes_nothing(db: &str) {
+    let app = state(db).await;
     let (id, black, white) = friend_game(&app).await;
     assert_eq!(play(&app, &id, &black, "E5", 1).await.0, StatusCode::OK);
     let (_, before) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
@@ -103,9 +168,8 @@ async fn friends_play_and_every_bad_request_changes_nothing() {
     assert_eq!(call(&app, "GET", "/api/games?limit=0", None, None).await.0, StatusCode::BAD_REQUEST);
 }
 
-#[tokio::test]
-async fn two_passes_proposal_toggle_and_agreement() {
-    let app = state("sqlite::memory:").await;
+async fn two_passes_proposal_toggle_and_agreement(db: &str) {
+    let app = state(db).await;
     let (id, black, white) = friend_game(&app).await;
     for (n, (token, mv)) in [(&black, "E5"), (&white, "A1"), (&black, "pass"), (&white, "pass")].iter().enumerate() {
         assert_eq!(play(&app, &id, token, mv, n as u64 + 1).await.0, StatusCode::OK);
@@ -134,9 +198,8 @@ async fn two_passes_proposal_toggle_and_agreement() {
     assert!(sgf.contains("RE[B+73.5]") && sgf.contains(";B[ee]") && sgf.contains(";W[ai]"), "{sgf}");
 }
 
-#[tokio::test]
-async fn the_computer_answers_and_undo_takes_back_both_moves() {
-    let app = state("sqlite::memory:").await;
+async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
+    let app = state(db).await;
     let (s, created) = call(
         &app,
         "POST",
@@ -188,9 +251,8 @@ async fn the_computer_answers_and_undo_takes_back_both_moves() {
     }
 }
 
-#[tokio::test]
-async fn handicap_and_rang_xian() {
-    let app = state("sqlite::memory:").await;
+async fn handicap_and_rang_xian(db: &str) {
+    let app = state(db).await;
     let (_, c) = call(
         &app,
         "POST",
@@ -234,14 +296,9 @@ async fn handicap_and_rang_xian() {
     assert_eq!((s, v["phase"].as_str(), v["to_move"].as_str()), (StatusCode::OK, Some("playing"), Some("white")));
 }
 
-#[tokio::test]
-async fn games_survive_a_restart_and_records_travel_as_sgf() {
-    let dir = std::env::temp_dir().join(format!("tengen-server-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = format!("sqlite://{}", dir.join("games.db").display());
-    let _ = std::fs::remove_file(dir.join("games.db"));
+async fn games_survive_a_restart_and_records_travel_as_sgf(db: &str) {
     let (id, black, white, before) = {
-        let app = state(&db).await;
+        let app = state(db).await;
         let (id, black, white) = friend_game(&app).await;
         for (n, (t, m)) in [(&black, "E5"), (&white, "E4"), (&black, "D4")].iter().enumerate() {
             assert_eq!(play(&app, &id, t, m, n as u64 + 1).await.0, StatusCode::OK);
@@ -249,8 +306,8 @@ async fn games_survive_a_restart_and_records_travel_as_sgf() {
         let (_, view) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
         (id, black, white, view)
     };
-    // A new server on the same file: the game, its seats and its log are there.
-    let app = state(&db).await;
+    // A new server on the same database: the game, its seats and its log are there.
+    let app = state(db).await;
     assert_eq!(app.resume_all().await.unwrap(), 1);
     let (_, after) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
     assert_eq!(before, after);
@@ -272,12 +329,10 @@ async fn games_survive_a_restart_and_records_travel_as_sgf() {
     let request = Request::post("/api/games/import").body(Body::from("(;GM[3])")).unwrap();
     let response = tengen_server::app(app.clone()).oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[tokio::test]
-async fn clocks_run_out() {
-    let app = state("sqlite::memory:").await;
+async fn clocks_run_out(db: &str) {
+    let app = state(db).await;
     let (_, c) = call(
         &app,
         "POST",
@@ -297,9 +352,8 @@ async fn clocks_run_out() {
     assert_eq!((v["phase"].as_str(), v["result"].as_str()), (Some("ended"), Some("B+T")), "{v}");
 }
 
-#[tokio::test]
-async fn the_openapi_document_lists_the_api() {
-    let app = state("sqlite::memory:").await;
+async fn the_openapi_document_lists_the_api(db: &str) {
+    let app = state(db).await;
     let (s, doc) = call(&app, "GET", "/api/openapi.json", None, None).await;
     assert_eq!(s, StatusCode::OK);
     for path in ["/api/games", "/api/games/{id}", "/api/games/{id}/move", "/api/games/{id}/live", "/api/games/import"] {
@@ -308,10 +362,9 @@ async fn the_openapi_document_lists_the_api() {
     assert!(doc["components"]["schemas"]["View"].is_object());
 }
 
-#[tokio::test]
-async fn watchers_see_every_move_live() {
+async fn watchers_see_every_move_live(db: &str) {
     use futures_util::StreamExt;
-    let app = state("sqlite::memory:").await;
+    let app = state(db).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = tengen_server::app(app.clone());
@@ -338,4 +391,41 @@ async fn watchers_see_every_move_live() {
     println!("slowest update (commit included): {slowest:?}");
     // An unknown game cannot be watched.
     assert!(tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/nope/live")).await.is_err());
+}
+
+#[tokio::test]
+async fn two_servers_share_one_postgres_database() {
+    use futures_util::StreamExt;
+    let db = postgres().await;
+    let (a, b) = (state(&db).await, state(&db).await);
+    a.listen_for_other_servers().await.unwrap();
+    b.listen_for_other_servers().await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = tengen_server::app(a.clone());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let (id, black, white) = friend_game(&a).await;
+    // A watcher on server A sees the moves made through server B.
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/live")).await.unwrap();
+    ws.next().await.unwrap().unwrap();
+    for (n, (server, token, mv)) in [(&b, &black, "E5"), (&a, &white, "C3"), (&b, &black, "G7")].iter().enumerate() {
+        let (s, v) = play(server, &id, token, mv, n as u64 + 1).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("the update arrives")
+            .unwrap()
+            .unwrap();
+        let view: Value = serde_json::from_str(msg.to_text().unwrap()).unwrap();
+        assert_eq!(view["history"][n]["move"], *mv, "{view}");
+    }
+    // The same move number sent to both servers at once: exactly one is accepted.
+    let (ra, rb) = tokio::join!(play(&a, &id, &white, "D4", 4), play(&b, &id, &white, "F6", 4));
+    let statuses = [ra.0, rb.0];
+    assert!(statuses.contains(&StatusCode::OK) && statuses.contains(&StatusCode::CONFLICT), "{ra:?} {rb:?}");
+    let (_, va) = call(&a, "GET", &format!("/api/games/{id}"), None, None).await;
+    let (_, vb) = call(&b, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(va, vb);
+    assert_eq!(va["moves"], 4);
+    drop_postgres(&db).await;
 }
