@@ -32,6 +32,9 @@ fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// No sign of life from any server for this long means the clocks stopped being kept.
+pub const DOWN_AFTER_MS: i64 = 3_000;
+
 /// Settings of a server.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -429,14 +432,43 @@ impl AppState {
     ///
     /// # Errors
     /// A database failure.
+    ///
+    /// When no server was alive on this database for more than [`DOWN_AFTER_MS`], the
+    /// running clocks are not charged for the downtime: each such game gets a
+    /// [`Action::Restart`] event that charges its clock up to the last sign of life only.
     pub async fn resume_all(&self) -> Result<usize, ApiError> {
+        let now = now_ms();
+        let down_since = self.0.store.last_seen().await?.filter(|&seen| now - seen > DOWN_AFTER_MS);
+        self.0.store.heartbeat(now).await?;
         let ids = self.0.store.unfinished().await?;
         for id in &ids {
-            match self.load(id).await {
-                Ok((_, state)) => self.changed(id, &state),
-                Err(e) => tracing::error!("game {id} does not load: {}", e.detail),
-            }
+            let state = match self.load(id).await {
+                Ok((_, state)) => state,
+                Err(e) => {
+                    tracing::error!("game {id} does not load: {}", e.detail);
+                    continue;
+                }
+            };
+            let state = match down_since {
+                Some(down_since_ms) if state.clock_runs().is_some() => {
+                    match self.act(id, None, Action::Restart { down_since_ms }, |_, _| Ok(())).await {
+                        Ok(state) => state,
+                        // The flag fell before the downtime: the clock check ends the game.
+                        Err(_) => state,
+                    }
+                }
+                _ => state,
+            };
+            self.changed(id, &state);
         }
         Ok(ids.len())
+    }
+
+    /// Notes that this server is alive (every second while it serves).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn heartbeat(&self) -> Result<(), ApiError> {
+        Ok(self.0.store.heartbeat(now_ms()).await?)
     }
 }

@@ -35,9 +35,16 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
     let clocks = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(100));
+        let mut ticks = 0u64;
         loop {
             tick.tick().await;
             clocks.check_clocks().await;
+            ticks += 1;
+            if ticks % 10 == 0
+                && let Err(e) = clocks.heartbeat().await
+            {
+                tracing::warn!("heartbeat: {}", e.detail);
+            }
         }
     });
     let listener = tokio::net::TcpListener::bind(addr).await?;

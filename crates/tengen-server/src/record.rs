@@ -190,6 +190,12 @@ pub enum Action {
     Resign,
     /// The player ran out of time (the server's clock saw it).
     Timeout,
+    /// The server starts again after nobody kept the clocks since `down_since_ms`: the
+    /// running clock is charged up to then only, not for the downtime.
+    Restart {
+        /// The last moment a server was known alive.
+        down_since_ms: i64,
+    },
     /// Take back moves: against the computer at once (the player's last move and the reply);
     /// between friends, a request the other seat answers.
     UndoRequest,
@@ -463,8 +469,12 @@ impl State {
         let at = event.at_ms;
         // The clock of the side to move runs up to this event.
         let mut fallen = None;
+        let charged_until = match event.action {
+            Action::Restart { down_since_ms } => at.min(down_since_ms.max(self.clock_since)),
+            _ => at,
+        };
         if let Some(c) = self.clock_runs() {
-            let elapsed = (at - self.clock_since).max(0);
+            let elapsed = (charged_until - self.clock_since).max(0);
             let time = self.config.time;
             if !self.clocks[c.index()].run(&time, elapsed) {
                 fallen = Some(c);
@@ -483,6 +493,7 @@ impl State {
                 }
                 self.game.lose_on_time(c);
             }
+            (Action::Restart { .. }, None) => {}
             (Action::Handicap { points }, Some(Color::Black)) => {
                 if !self.placing {
                     return Err("no handicap stones to place".into());
@@ -719,6 +730,23 @@ mod tests {
         assert!(s.apply(&ev(mv("C3"), Some(Color::White), 40_000)).is_err());
         s.apply(&ev(Action::Timeout, Some(Color::White), 40_000)).unwrap();
         assert_eq!(s.game.outcome().unwrap().result_points(), "B+T");
+    }
+
+    #[test]
+    fn a_restart_does_not_charge_the_downtime() {
+        let time = TimeControl::Absolute { main: 60.0 };
+        let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+        s.apply(&ev(mv("E5"), Some(Color::Black), 10_000)).unwrap();
+        // White thinks 5 s, then the server is down for an hour, then back.
+        s.apply(&ev(Action::Restart { down_since_ms: 15_000 }, None, 3_615_000)).unwrap();
+        assert_eq!(s.clocks[1].main_ms, 55_000);
+        assert_eq!(s.clock_runs(), Some(Color::White));
+        s.apply(&ev(mv("C3"), Some(Color::White), 3_617_000)).unwrap();
+        assert_eq!(s.clocks[1].main_ms, 53_000);
+        // A flag that fell before the downtime stays fallen: no restart then, a timeout.
+        let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+        assert!(s.apply(&ev(Action::Restart { down_since_ms: 61_000 }, None, 100_000)).is_err());
+        s.apply(&ev(Action::Timeout, Some(Color::Black), 100_000)).unwrap();
     }
 
     #[test]

@@ -322,6 +322,34 @@ impl Store {
             .collect()
     }
 
+    /// Notes that this server is alive now.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn heartbeat(&self, now_ms: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO servers (instance, seen_ms) VALUES ($1, $2) \
+             ON CONFLICT (instance) DO UPDATE SET seen_ms = excluded.seen_ms",
+        )
+        .bind(&self.instance)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The last moment any server (this one excepted) was alive on this database.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn last_seen(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT MAX(seen_ms) AS seen FROM servers WHERE instance <> $1")
+            .bind(&self.instance)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("seen")?)
+    }
+
     /// The ids of the games not over (placing, playing or counting), for the work a restart
     /// resumes: computer moves, clocks, dead-stone proposals.
     ///

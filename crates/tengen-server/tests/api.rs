@@ -74,6 +74,7 @@ on_both_databases!(
     clocks_run_out,
     the_openapi_document_lists_the_api,
     watchers_see_every_move_live,
+    downtime_is_not_charged,
 );
 
 async fn state(db: &str) -> AppState {
@@ -428,4 +429,24 @@ async fn two_servers_share_one_postgres_database() {
     assert_eq!(va, vb);
     assert_eq!(va["moves"], 4);
     drop_postgres(&db).await;
+}
+
+async fn downtime_is_not_charged(db: &str) {
+    let (id, black) = {
+        let app = state(db).await;
+        app.resume_all().await.unwrap();
+        let body = json!({"size": 9, "opponent": "friend", "color": "black", "time": {"kind": "absolute", "main": 5}});
+        let (_, c) = call(&app, "POST", "/api/games", None, Some(body)).await;
+        app.heartbeat().await.unwrap();
+        (c["id"].as_str().unwrap().to_owned(), c["token"].as_str().unwrap().to_owned())
+    };
+    // Nobody keeps the clocks for 3.5 s: longer than a server may stay silent.
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    let app = state(db).await;
+    app.resume_all().await.unwrap();
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    let left = v["clocks"]["black"]["remaining_ms"].as_i64().unwrap();
+    assert!(left > 4_000, "the downtime was charged: {left} ms left of 5,000");
+    assert_eq!(v["events"], 1, "one restart event: {v}");
+    assert_eq!(play(&app, &id, &black, "E5", 1).await.0, StatusCode::OK);
 }
