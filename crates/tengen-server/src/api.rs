@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State as AxumState};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State as AxumState};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -42,6 +42,8 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/games/{id}/toggle", post(toggle))
         .route("/api/games/{id}/accept", post(accept))
         .route("/api/games/{id}/resume", post(resume))
+        .fallback(no_route)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
 }
@@ -95,6 +97,27 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
         let text = if bytes.iter().all(u8::is_ascii_whitespace) { &b"{}"[..] } else { &bytes[..] };
         serde_json::from_slice(text).map(Body).map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
     }
+}
+
+/// The game id of the path; one that does not decode is a 400 in the API's own form.
+struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| GameId(id))
+            .map_err(|e| ApiError::bad_request(format!("invalid game id in the path: {e}")))
+    }
+}
+
+async fn no_route(uri: axum::http::Uri) -> ApiError {
+    ApiError::no_route(uri.path())
+}
+
+async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::wrong_method(method.as_str(), uri.path())
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -280,7 +303,7 @@ async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) ->
 /// A game as it stands.
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
     responses((status = 200, body = View), (status = 404, body = ErrorBody)))]
-async fn read(AxumState(app): AxumState<AppState>, Path(id): Path<String>) -> Result<Json<View>, ApiError> {
+async fn read(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<Json<View>, ApiError> {
     let (_, state) = app.load(&id).await?;
     Ok(Json(View::of(&id, &state, now_ms())))
 }
@@ -288,7 +311,7 @@ async fn read(AxumState(app): AxumState<AppState>, Path(id): Path<String>) -> Re
 /// The game as SGF.
 #[utoipa::path(get, path = "/api/games/{id}/sgf", params(("id" = String, Path)),
     responses((status = 200, content_type = "application/x-go-sgf", body = String), (status = 404, body = ErrorBody)))]
-async fn sgf(AxumState(app): AxumState<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn sgf(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
     let (stored, state) = app.load(&id).await?;
     let text = match (&stored.sgf, stored.config.imported) {
         (Some(sgf), true) => sgf.clone(),
@@ -322,7 +345,7 @@ async fn sgf(AxumState(app): AxumState<AppState>, Path(id): Path<String>) -> Res
     responses((status = 101, description = "WebSocket: one View (JSON text) per change"), (status = 404, body = ErrorBody)))]
 async fn live(
     AxumState(app): AxumState<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let (_, state) = app.load(&id).await?;
@@ -398,7 +421,7 @@ struct HandicapRequest {
         (status = 422, body = ErrorBody, description = "refused: illegal, out of turn, game over")))]
 async fn play(
     AxumState(app): AxumState<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     headers: HeaderMap,
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<View>, ApiError> {
@@ -418,7 +441,7 @@ async fn play(
     security(("seat" = [])), responses((status = 200, body = View), (status = 422, body = ErrorBody)))]
 async fn place(
     AxumState(app): AxumState<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     headers: HeaderMap,
     Body(req): Body<HandicapRequest>,
 ) -> Result<Json<View>, ApiError> {
@@ -433,7 +456,7 @@ macro_rules! seat_action {
                 (status = 422, body = ErrorBody)))]
         async fn $name(
             AxumState(app): AxumState<AppState>,
-            Path(id): Path<String>,
+            GameId(id): GameId,
             headers: HeaderMap,
         ) -> Result<Json<View>, ApiError> {
             by_seat(&app, &id, &headers, $action, |_, _| Ok(())).await
@@ -458,7 +481,7 @@ seat_action!(resume, "/api/games/{id}/resume", Action::Resume, "Disagrees with t
     security(("seat" = [])), responses((status = 200, body = View), (status = 422, body = ErrorBody)))]
 async fn toggle(
     AxumState(app): AxumState<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     headers: HeaderMap,
     Body(req): Body<PointRequest>,
 ) -> Result<Json<View>, ApiError> {

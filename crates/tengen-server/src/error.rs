@@ -48,6 +48,22 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no game {shown}"))
     }
 
+    /// 404: no such route.
+    pub fn no_route(path: &str) -> ApiError {
+        let shown: String = path.chars().take(80).collect();
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no such address: {shown}"))
+    }
+
+    /// 405: the route exists with other methods.
+    pub fn wrong_method(method: &str, path: &str) -> ApiError {
+        let shown: String = path.chars().take(80).collect();
+        ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("{method} is not served at {shown}"),
+        )
+    }
+
     /// 409: the request was based on an older state of the game.
     pub fn stale(detail: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, "stale", detail)
