@@ -19,6 +19,10 @@ pub enum Bench {
     /// Simulations per second inside the tree search, from the empty board. Prints one line:
     /// `search size=9 threads=1 seconds=5.0 playouts=… per_second=…`.
     Search(SearchArgs),
+    /// Games between two human seats driven over HTTP against a running `tengen serve`;
+    /// afterwards every acknowledged move is looked up. Prints one line:
+    /// `server games=200 seconds=10.0 … moves=… per_second=… p50_ms=… p99_ms=… errors=0 lost_games=0`.
+    Server(crate::load::ServerArgs),
 }
 
 /// What every benchmark takes: the board and how long to measure.
@@ -69,6 +73,7 @@ pub fn run(bench: &Bench) -> Result<()> {
     match bench {
         Bench::Playouts(args) => playouts(args),
         Bench::Search(args) => search(args),
+        Bench::Server(args) => crate::load::run(args),
     }
 }
 

@@ -5,6 +5,7 @@ mod bench;
 mod diagram;
 mod duel;
 mod gtp;
+mod load;
 mod play;
 mod records;
 mod regress;
