@@ -16,9 +16,10 @@ pub struct ServeArgs {
     /// directory) or `postgres://USER:PASSWORD@HOST/DATABASE`.
     #[arg(long, default_value = "sqlite://tengen.db")]
     db: String,
-    /// Computer searches running at once; more games wait their turn.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
-    searches: u16,
+    /// Computer searches running at once; more games wait their turn. By default one fewer
+    /// than the machine's cores (at least one): a core stays free to answer requests.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    searches: Option<u16>,
     /// The longest the computer thinks about one move, in seconds.
     #[arg(long, default_value_t = 5.0)]
     max_think: f64,
@@ -30,7 +31,10 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         anyhow::bail!("--max-think must be more than 0 and at most 600 seconds");
     }
     let settings = tengen_server::Settings {
-        searches: usize::from(args.searches),
+        searches: args.searches.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            usize::from,
+        ),
         max_think: Duration::from_secs_f64(args.max_think),
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
