@@ -295,7 +295,7 @@ impl AppState {
             (Some(Color::Black), Action::Handicap { points })
         } else {
             let color = state.game.to_move();
-            let budget = self.think_time(&state, color);
+            let budget = think_time(&state, color, self.0.settings.max_think, now_ms());
             let game = state.game.clone();
             let decision = tokio::task::spawn_blocking(move || {
                 let params = SearchParams { seed: rand::random(), time: Some(budget), ..SearchParams::level(level) };
@@ -320,34 +320,6 @@ impl AppState {
         state.apply(&event).map_err(ApiError::refused)?;
         self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
         Ok(Some(state))
-    }
-
-    /// How long the computer may think for `color`: its clock's share, at most the server's cap.
-    fn think_time(&self, state: &State, color: Color) -> Duration {
-        let cap = self.0.settings.max_think;
-        let (clocks, _) = state.clocks_at(now_ms());
-        let clock = clocks[color.index()];
-        let moves_left = (state.game.board().empty_count() / 3).max(15) as f64;
-        let seconds = match state.config.time {
-            TimeControl::None => return cap,
-            TimeControl::Absolute { .. } => clock.main_ms as f64 / 1000.0 / moves_left,
-            TimeControl::Fischer { increment, .. } => clock.main_ms as f64 / 1000.0 / moves_left + increment * 0.8,
-            TimeControl::Byoyomi { period, .. } => {
-                if clock.overtime {
-                    clock.period_ms.min((period * 1000.0) as i64) as f64 / 1000.0 * 0.6
-                } else {
-                    (clock.main_ms as f64 / 1000.0 / moves_left).max(period * 0.5)
-                }
-            }
-            TimeControl::Canadian { .. } => {
-                if clock.overtime {
-                    clock.period_ms as f64 / 1000.0 / f64::from(clock.stones.max(1)) * 0.7
-                } else {
-                    clock.main_ms as f64 / 1000.0 / moves_left
-                }
-            }
-        };
-        Duration::from_secs_f64(seconds.clamp(0.05, cap.as_secs_f64()))
     }
 
     /// Ends the games whose clock has run out (called every fraction of a second).
@@ -470,5 +442,80 @@ impl AppState {
     /// A database failure.
     pub async fn heartbeat(&self) -> Result<(), ApiError> {
         Ok(self.0.store.heartbeat(now_ms()).await?)
+    }
+}
+
+/// How long the computer may think for `color` at `now_ms`: its clock's share (main time
+/// spread over the moves likely left, a byo-yomi period or a Canadian period's share, with a
+/// margin), at most `cap`, at least 50 ms.
+#[must_use]
+pub fn think_time(state: &State, color: Color, cap: Duration, now_ms: i64) -> Duration {
+    let (clocks, _) = state.clocks_at(now_ms);
+    let clock = clocks[color.index()];
+    let moves_left = (state.game.board().empty_count() / 3).max(15) as f64;
+    let seconds = match state.config.time {
+        TimeControl::None => return cap,
+        TimeControl::Absolute { .. } => clock.main_ms as f64 / 1000.0 / moves_left,
+        TimeControl::Fischer { increment, .. } => clock.main_ms as f64 / 1000.0 / moves_left + increment * 0.8,
+        TimeControl::Byoyomi { period, .. } => {
+            if clock.overtime {
+                clock.period_ms.min((period * 1000.0) as i64) as f64 / 1000.0 * 0.6
+            } else {
+                (clock.main_ms as f64 / 1000.0 / moves_left).max(period * 0.5)
+            }
+        }
+        TimeControl::Canadian { .. } => {
+            if clock.overtime {
+                clock.period_ms as f64 / 1000.0 / f64::from(clock.stones.max(1)) * 0.7
+            } else {
+                clock.main_ms as f64 / 1000.0 / moves_left
+            }
+        }
+    };
+    Duration::from_secs_f64(seconds.clamp(0.05, cap.as_secs_f64()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Config, Placement};
+
+    fn state(time: TimeControl) -> State {
+        let config = Config {
+            size: 19,
+            rules: "chinese".into(),
+            komi_half_points: 15,
+            handicap: 0,
+            placement: Placement::Fixed,
+            opponent: Opponent::Computer { level: 10 },
+            computer: Some(Color::Black),
+            time,
+            black_name: "tengen".into(),
+            white_name: "you".into(),
+            nigiri: None,
+            imported: false,
+        };
+        State::new(config, 0).unwrap()
+    }
+
+    #[test]
+    fn the_computer_thinks_within_its_clock() {
+        let cap = Duration::from_secs(5);
+        let secs = |time: TimeControl, now: i64| think_time(&state(time), Color::Black, cap, now).as_secs_f64();
+        assert_eq!(secs(TimeControl::None, 0), 5.0, "no clock: the server's cap");
+        // 10 minutes over the 120 moves likely left on an empty 19×19: 5 s, the cap.
+        assert!((secs(TimeControl::Absolute { main: 600.0 }, 0) - 5.0).abs() < 1e-9);
+        assert!((secs(TimeControl::Absolute { main: 60.0 }, 0) - 0.5).abs() < 1e-9);
+        // 40 s of it already gone: 20 s left over 120 moves.
+        assert!((secs(TimeControl::Absolute { main: 60.0 }, 40_000) - 20.0 / 120.0).abs() < 1e-6);
+        // Byo-yomi from the start: 60% of the 3 s period.
+        let byoyomi = TimeControl::Byoyomi { main: 0.0, period: 3.0, periods: 3 };
+        assert!((secs(byoyomi, 0) - 1.8).abs() < 1e-6);
+        // Canadian: 10 s for 5 stones, 70% of 2 s.
+        let canadian = TimeControl::Canadian { main: 0.0, period: 10.0, stones: 5 };
+        assert!((secs(canadian, 0) - 1.4).abs() < 1e-6);
+        // Fischer: the share of main time plus most of the increment; never under 50 ms.
+        assert!((secs(TimeControl::Fischer { main: 12.0, increment: 1.0 }, 0) - 0.9).abs() < 1e-6);
+        assert!((secs(TimeControl::Absolute { main: 1.0 }, 999) - 0.05).abs() < 1e-9);
     }
 }
