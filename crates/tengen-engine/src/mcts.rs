@@ -688,6 +688,14 @@ impl Engine for Mcts {
     }
 
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Duration>) -> Decision {
+        // The opponent passed and the count as it stands (every stone alive) wins: pass and
+        // end the game, at every level — weak levels err in play, not by refusing to stop.
+        if game.phase() == tengen_core::Phase::Playing
+            && matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color)
+            && game.score(&[]).winner() == Some(color)
+        {
+            return Decision::Play(Move::Pass);
+        }
         let own = self.params.time;
         if let Some(b) = budget {
             self.params.time = Some(own.map_or(b, |t| t.min(b)));
@@ -700,9 +708,18 @@ impl Engine for Mcts {
         if self.params.temperature <= 0.0 {
             return Decision::Play(result.best);
         }
-        // Weak levels: draw among the visited moves, weighted by visits^(1/T).
-        let weights: Vec<f64> =
-            result.moves.iter().map(|m| f64::from(m.1).powf(1.0 / f64::from(self.params.temperature))).collect();
+        // Weak levels: draw among the visited moves, weighted by visits^(1/T) — stones only: a
+        // pass is played when it is the best move, never drawn by chance.
+        if result.best == Move::Pass {
+            return Decision::Play(Move::Pass);
+        }
+        let weights: Vec<f64> = result
+            .moves
+            .iter()
+            .map(
+                |m| if m.0 == Move::Pass { 0.0 } else { f64::from(m.1).powf(1.0 / f64::from(self.params.temperature)) },
+            )
+            .collect();
         let total: f64 = weights.iter().sum();
         if total <= 0.0 {
             return Decision::Play(result.best);
@@ -901,6 +918,33 @@ mod tests {
             . . . . .",
         );
         assert_eq!(tactical_reply(&b, at("D3"), Color::Black), None);
+    }
+
+    #[test]
+    fn answers_a_pass_with_a_pass_when_the_count_wins() {
+        let play = |moves: &[&str]| {
+            let mut game = Game::new(9, Rules::chinese()).unwrap();
+            for m in moves {
+                game.play(m.parse().unwrap()).unwrap();
+            }
+            game
+        };
+        // A stone each and komi 7.5: the count as it stands wins for White, who passes back,
+        // even at the weakest level (whose other moves are drawn at random).
+        let game = play(&["E5", "D4", "pass"]);
+        let mut weak = Mcts::new(SearchParams::level(1));
+        assert_eq!(weak.decide(&game, Color::White, None), Decision::Play(Move::Pass));
+        // Black's five stones own the empty board: Black passes back after White's pass…
+        let game = play(&["E5", "pass", "C3", "pass", "G7", "pass", "C7", "pass", "G3", "pass"]);
+        assert_eq!(weak.decide(&game, Color::Black, None), Decision::Play(Move::Pass));
+        // …and White, losing as it stands after Black's pass, plays on.
+        let stones = ["E5", "C3", "G7", "C7", "G3"].iter().map(|v| at(v)).collect();
+        let setup = Setup { black: stones, to_move: Color::Black, ..Setup::new(9) };
+        let mut game = Game::try_from(setup).unwrap();
+        game.play(Move::Pass).unwrap();
+        assert_eq!(game.score(&[]).winner(), Some(Color::Black));
+        let mut engine = Mcts::new(SearchParams { playouts: 3_000, ..SearchParams::default() });
+        assert_ne!(engine.decide(&game, Color::White, None), Decision::Play(Move::Pass));
     }
 
     #[test]

@@ -300,11 +300,26 @@ async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) ->
     Ok((StatusCode::CREATED, Json(View::of(&id, &state, now_ms()))).into_response())
 }
 
-/// A game as it stands.
-#[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path)),
+/// A game as it stands, or as it was after `at` moves (for review).
+#[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path),
+        ("at" = Option<usize>, Query, description = "the position after this many moves")),
     responses((status = 200, body = View), (status = 404, body = ErrorBody)))]
-async fn read(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<Json<View>, ApiError> {
-    let (_, state) = app.load(&id).await?;
+async fn read(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    Query(q): Query<std::collections::HashMap<String, String>>,
+) -> Result<Json<View>, ApiError> {
+    let (_, mut state) = app.load(&id).await?;
+    if let Some(at) = q.get("at") {
+        let at: usize = at.parse().map_err(|_| ApiError::bad_request(format!("at: a move number, not {at:?}")))?;
+        if at > state.game.moves().len() {
+            return Err(ApiError::bad_request(format!("at: the game has {} moves", state.game.moves().len())));
+        }
+        // The position after `at` moves, without the counting phase's marks.
+        state.game = state.game.truncated(at);
+        state.dead.clear();
+        state.undo_request = None;
+    }
     Ok(Json(View::of(&id, &state, now_ms())))
 }
 
@@ -348,8 +363,10 @@ async fn live(
     GameId(id): GameId,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let (_, state) = app.load(&id).await?;
+    // Subscribe first, then read: a change between the two reaches the watcher twice (the
+    // second view is whole anyway), never zero times.
     let receiver = app.subscribe(&id);
+    let (_, state) = app.load(&id).await?;
     let first = serde_json::to_string(&View::of(&id, &state, now_ms())).map_err(|e| ApiError::internal(&e))?;
     Ok(ws.on_upgrade(move |socket| watch(socket, first, receiver)))
 }

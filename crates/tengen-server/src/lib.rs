@@ -6,6 +6,7 @@
 pub mod api;
 pub mod app;
 pub mod error;
+pub mod page;
 pub mod record;
 pub mod store;
 pub mod view;
@@ -17,9 +18,9 @@ pub use app::{AppState, Settings};
 pub use error::ApiError;
 pub use store::Store;
 
-/// The whole application: the API (the page comes with it once it exists).
+/// The whole application: the page and the API.
 pub fn app(state: AppState) -> axum::Router {
-    api::routes(state)
+    page::routes().merge(api::routes(state))
 }
 
 /// Opens the database, resumes unfinished games, checks clocks, and serves on `addr` until

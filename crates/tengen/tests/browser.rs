@@ -1,0 +1,53 @@
+//! The page in Debian's Chromium, driven by `playwright-core` (`tests/browser/page_test.js`):
+//! a game against the computer by clicks and keys to a counted result and its SGF, a game
+//! between friends in two browsers (one a phone) seeing each other's moves live. Screenshots
+//! land in `target/tmp/screenshots/`. Needs `/usr/bin/chromium` (`scripts/test` installs it)
+//! and npm (the test installs `playwright-core` under `target/tmp/`).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+#[test]
+fn the_page_in_chromium() {
+    assert!(
+        Path::new("/usr/bin/chromium").exists(),
+        "/usr/bin/chromium is missing: scripts/test installs it (apt-get install chromium)"
+    );
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let modules = tmp.join("node");
+    if !modules.join("node_modules/playwright-core").exists() {
+        let out = Command::new("npm")
+            .args(["install", "--silent", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&modules)
+            .arg("playwright-core@1")
+            .output()
+            .expect("npm is needed to install playwright-core");
+        assert!(out.status.success(), "npm install playwright-core: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let dir = tmp.join(format!("browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db", "--max-think", "0.3"])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_owned();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/page_test.js");
+    let out = Command::new("node")
+        .arg(script)
+        .arg(&url)
+        .arg(tmp.join("screenshots"))
+        .env("NODE_PATH", modules.join("node_modules"))
+        .output()
+        .expect("node is needed");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("page test passed"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
