@@ -226,7 +226,8 @@ impl View {
             rules: config.rules.clone(),
             komi: game.rules().komi.points(),
             komi_zh: format!("贴 {} 子", quarters_text(game.rules().komi.half_points(), false)),
-            handicap: game.handicap(),
+            // While Black places free handicap stones, the number still to place.
+            handicap: if state.placing { config.handicap } else { game.handicap() },
             opponent: config.opponent,
             computer: config.computer,
             black_name: config.black_name.clone(),

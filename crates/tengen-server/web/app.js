@@ -61,6 +61,7 @@ let reviewAt = null; // a move number under review, or null for the live positio
 let socket = null;
 let receivedAt = 0;
 let resignArmed = false;
+const placing = new Set(); // free handicap stones chosen, not yet sent
 
 // --- API ----------------------------------------------------------------------------------
 async function api(method, path, body, raw) {
@@ -265,6 +266,18 @@ async function act(path, body) {
 function playAt(vertex) {
   if (!view) return;
   if (view.phase === 'counting' && seat) return act('toggle', { point: vertex });
+  if (view.phase === 'placing' && seat?.color === 'black') {
+    // Free handicap: the stones are chosen one by one, sent when all are chosen.
+    if (placing.has(vertex)) placing.delete(vertex);
+    else placing.add(vertex);
+    render();
+    if (placing.size === view.handicap) {
+      const points = [...placing];
+      placing.clear();
+      return act('handicap', { points });
+    }
+    return;
+  }
   if (reviewAt !== null) return review(view.moves);
   if (!seat) return say(t('watching'));
   if (!myTurn()) return say(view.phase === 'playing' ? t('to_move', colorName(view.to_move)) : t(view.phase), true);
@@ -378,6 +391,10 @@ function render() {
       el('circle', { cx: x(c), cy: y(r), r: 4.5, class: `last on-${color}` }, svg);
     }
   }));
+  for (const vertex of placing) {
+    const c = LETTERS.indexOf(vertex[0]), r = Number(vertex.slice(1)) - 1;
+    el('circle', { cx: x(c), cy: y(r), r: STONE / 2, class: 'stone black placing', 'data-vertex': vertex }, svg);
+  }
   // The shadow stone and the click targets.
   const shadow = el('circle', { r: STONE / 2, class: `shadow ${seat?.color ?? 'black'}`, visibility: 'hidden' }, svg);
   for (let c = 0; c < n; c++) {
@@ -452,7 +469,7 @@ function renderPanel() {
   if (v.imported) status = t('imported');
   else if (v.phase === 'ended') status = `${t('ended')}: ${v.result_zh} · ${v.result}`;
   else if (v.phase === 'counting') status = t('counting');
-  else if (v.phase === 'placing') status = t('placing');
+  else if (v.phase === 'placing') status = `${t('placing')} (${placing.size} / ${v.handicap})`;
   else if (v.undo_request) status = t('undo_asked', colorName(v.undo_request));
   else if (myTurn()) status = t('your_turn');
   else if (v.computer === v.to_move) status = t('thinking');

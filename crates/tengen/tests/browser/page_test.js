@@ -112,6 +112,20 @@ async function gameBetweenFriends(browser) {
   await two.locator('#move-input').press('Enter');
   await stone(one, 'white', 'F6').waitFor({ timeout: 5000 });
   const box = await two.locator('#board').boundingBox();
+  // Free handicap placement by clicking: two stones, then White moves.
+  await one.goto(base + '/');
+  await one.locator('input[name=opponent][value=friend]').check();
+  await one.locator('input[name=size][value="9"]').check();
+  await one.locator('input[name=color][value=black]').check();
+  await one.locator('select[name=handicap]').selectOption('2');
+  await one.locator('select[name=placement]').selectOption('free');
+  await one.locator('#create').click();
+  await one.waitForURL(/\/games\/[0-9a-f]+$/);
+  await one.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
+  await hit(one, 'C3').click();
+  await hit(one, 'G7').click();
+  await one.waitForFunction(() => /White|白/.test(document.querySelector('#status').textContent));
+  check((await one.locator('circle.stone.black').count()) === 2, 'two handicap stones placed');
   check(box.width <= 390 && box.width > 300, `the board fits a phone: ${box.width}`);
   await two.screenshot({ path: path.join(shots, '5-phone.png'), fullPage: true });
   await one.screenshot({ path: path.join(shots, '6-friend-game.png') });
