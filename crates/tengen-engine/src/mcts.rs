@@ -61,7 +61,7 @@ impl SearchParams {
 
     /// Level 1 (a beginner can win) to 10 (the full strength of the given time): simulations
     /// per move 16, 50, 150, 400, 1,000, 3,000, 8,000, 20,000, 50,000, 200,000, and below level
-    /// 4 moves drawn among the visited ones rather than the best.
+    /// 4 moves drawn among the visited ones rather than the best. Levels 1–4 never resign.
     ///
     /// # Panics
     /// Outside 1…10.
@@ -70,7 +70,9 @@ impl SearchParams {
         assert!((1..=SearchParams::MAX_LEVEL).contains(&level), "levels are 1 to 10");
         let playouts = [16, 50, 150, 400, 1_000, 3_000, 8_000, 20_000, 50_000, 200_000][usize::from(level) - 1];
         let temperature = [1.0, 0.6, 0.3][..].get(usize::from(level) - 1).copied().unwrap_or(0.0);
-        SearchParams { playouts, temperature, resign_after: playouts.min(2_000) / 2 + 1, ..SearchParams::default() }
+        // Resigning needs a judgement of at least 1,000 simulations: the weakest levels, whose
+        // few simulations are noise, play on to the end instead.
+        SearchParams { playouts, temperature, resign_after: (playouts / 2).max(1_000), ..SearchParams::default() }
     }
 }
 
@@ -959,6 +961,26 @@ mod tests {
             assert_ne!(m, Move::Pass, "{c} passed at move {}", game.moves().len() + 1);
             game.play(m).unwrap();
         }
+    }
+
+    #[test]
+    fn weak_levels_play_on_rather_than_resign() {
+        // White alone against a board of Black stones: hopeless, yet level 1 plays on.
+        let setup = Setup::from_ascii(
+            "
+            X X X X X
+            X X X X X
+            X X . X X
+            X X X X .
+            . X X X X",
+        )
+        .unwrap();
+        let game = Game::try_from(Setup { to_move: Color::White, ..setup }).unwrap();
+        for level in 1..=4 {
+            let decision = Mcts::new(SearchParams::level(level)).decide(&game, Color::White, None);
+            assert_ne!(decision, Decision::Resign, "level {level}");
+        }
+        assert_eq!(Mcts::new(SearchParams::level(6)).decide(&game, Color::White, None), Decision::Resign);
     }
 
     #[test]

@@ -139,6 +139,16 @@ $('#new-form').addEventListener('submit', async (event) => {
   }
 });
 
+// Only the time fields of the chosen control are shown.
+function showTimeFields() {
+  const kind = $('#new-form select[name=time]').value;
+  for (const label of document.querySelectorAll('#new-form [data-kinds]')) {
+    label.hidden = !label.dataset.kinds.split(' ').includes(kind);
+  }
+}
+$('#new-form select[name=time]').addEventListener('change', showTimeFields);
+showTimeFields();
+
 function link(id, token, color) {
   return `${location.origin}/games/${id}#seat=${token}&as=${color}`;
 }

@@ -98,8 +98,11 @@ async function gameBetweenFriends(browser) {
   await one.locator('input[name=opponent][value=friend]').check();
   await one.locator('input[name=size][value="9"]').check();
   await one.locator('input[name=color][value=black]').check();
+  await one.locator('select[name=time]').selectOption('byoyomi');
+  check(await one.locator('input[name=increment]').isHidden(), 'only the chosen control\'s fields');
   await one.locator('#create').click();
   await one.waitForURL(/\/games\/[0-9a-f]+$/);
+  await one.waitForFunction(() => /^\d+:\d\d ×3/.test(document.querySelector('.player.black .clock')?.textContent ?? ''));
   const friendLink = await one.locator('.seat-link').nth(1).inputValue();
   check(/#seat=[0-9a-f]{32}&as=white$/.test(friendLink), `the friend's link: ${friendLink}`);
   // The friend opens the second link, on a phone.
