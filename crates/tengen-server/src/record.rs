@@ -411,8 +411,12 @@ impl State {
     /// Replays a log.
     pub fn replay(config: Config, created_ms: i64, events: &[Event]) -> Result<State, String> {
         let mut state = State::new(config, created_ms)?;
+        // In place: a failed event fails the whole replay, so no event needs the copy that
+        // `apply` makes to stay unchanged on refusal (a copy per event would make replaying
+        // quadratic in the game's length).
         for (i, e) in events.iter().enumerate() {
-            state.apply(e).map_err(|why| format!("event {} of the log does not replay: {why}", i + 1))?;
+            state.apply_in_place(e).map_err(|why| format!("event {} of the log does not replay: {why}", i + 1))?;
+            state.events += 1;
         }
         Ok(state)
     }
@@ -446,11 +450,6 @@ impl State {
     pub fn deadline_ms(&self) -> Option<i64> {
         let c = self.clock_runs()?;
         self.clocks[c.index()].remaining_ms(&self.config.time).map(|left| self.clock_since + left.max(0))
-    }
-
-    /// Whether `color` sits at this game (it has a seat: not the computer's, not an import).
-    pub fn is_human(&self, color: Color) -> bool {
-        !self.config.imported && self.config.computer != Some(color)
     }
 
     /// Checks `event` and applies it; on error the state is unchanged.

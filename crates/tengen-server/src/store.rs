@@ -171,12 +171,6 @@ impl Store {
         self.backend
     }
 
-    /// The pool (for PostgreSQL's notifications).
-    #[must_use]
-    pub fn pool(&self) -> &AnyPool {
-        &self.pool
-    }
-
     /// Stores a new game.
     ///
     /// # Errors

@@ -56,7 +56,7 @@ pub struct View {
     #[schema(value_type = Vec<String>)]
     pub dead: Vec<Point>,
     /// Counting phase: who accepted the marking.
-    pub accepted: Captures2,
+    pub accepted: Accepted,
     /// The count (counting phase and counted games).
     pub score: Option<ScoreView>,
     /// The result, when over: `B+1.5`, `W+R`, `B+T`.
@@ -99,9 +99,9 @@ pub struct Captures {
     pub white: u32,
 }
 
-/// Per colour flags.
+/// Who accepted the marked dead stones.
 #[derive(Clone, Copy, Debug, Serialize, utoipa::ToSchema)]
-pub struct Captures2 {
+pub struct Accepted {
     /// Black's.
     pub black: bool,
     /// White's.
@@ -157,18 +157,14 @@ pub struct NigiriView {
     pub handful: u8,
 }
 
-fn phase_name(state: &State) -> &'static str {
+/// The phase's name, as the view shows it and the database keeps it.
+pub fn phase_of(state: &State) -> &'static str {
     match state.game.phase() {
         Phase::Playing if state.placing => "placing",
         Phase::Playing => "playing",
         Phase::Counting => "counting",
         Phase::Ended(_) => "ended",
     }
-}
-
-/// The phase's name as the database keeps it.
-pub fn phase_of(state: &State) -> &'static str {
-    phase_name(state)
 }
 
 fn rows(size: usize, f: impl Fn(Point) -> char) -> Vec<String> {
@@ -232,7 +228,7 @@ impl View {
             computer: config.computer,
             black_name: config.black_name.clone(),
             white_name: config.white_name.clone(),
-            phase: phase_name(state),
+            phase: phase_of(state),
             to_move: if state.placing { Color::Black } else { game.to_move() },
             moves: game.moves().len(),
             history: game.moves().iter().map(|&(color, mv)| Played { color, mv }).collect(),
@@ -246,7 +242,7 @@ impl View {
             ko: board.ko().map(|(p, _)| p),
             undo_request: state.undo_request,
             dead,
-            accepted: Captures2 { black: state.accepted[0], white: state.accepted[1] },
+            accepted: Accepted { black: state.accepted[0], white: state.accepted[1] },
             score,
             result: outcome.map(|o| o.result_points()),
             result_zh: outcome.map(|o| o.result_zh()),

@@ -102,6 +102,10 @@ async fn call(
     (status, value)
 }
 
+async fn create(app: &AppState, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", "/api/games", None, Some(body)).await
+}
+
 async fn friend_game(app: &AppState) -> (String, String, String) {
     let (status, created) =
         call(app, "POST", "/api/games", None, Some(json!({"size": 9, "opponent": "friend", "color": "black"}))).await;
@@ -201,14 +205,7 @@ async fn two_passes_proposal_toggle_and_agreement(db: &str) {
 
 async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
     let app = state(db).await;
-    let (s, created) = call(
-        &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"size": 9, "opponent": {"computer": {"level": 1}}, "color": "black"})),
-    )
-    .await;
+    let (s, created) = create(&app, json!({"size": 9, "opponent": {"computer": {"level": 1}}, "color": "black"})).await;
     assert_eq!(s, StatusCode::CREATED);
     assert!(created["friend_token"].is_null());
     let id = created["id"].as_str().unwrap();
@@ -220,18 +217,11 @@ async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
     let (s, v) = call(&app, "POST", &format!("/api/games/{id}/undo"), Some(token), None).await;
     assert_eq!((s, v["moves"].as_u64()), (StatusCode::OK, Some(0)), "{v}");
     // The computer as Black opens by itself.
-    let (_, created) = call(
-        &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"size": 9, "color": "white", "opponent": {"computer": {"level": 1}}})),
-    )
-    .await;
+    let (_, created) = create(&app, json!({"size": 9, "color": "white", "opponent": {"computer": {"level": 1}}})).await;
     let id = created["id"].as_str().unwrap();
     wait_for(&app, id, |v| v["moves"] == 1 && v["to_move"] == "white").await;
     // Nigiri: the guess and the handful are shown, and they decide the colour.
-    let (_, created) = call(&app, "POST", "/api/games", None, Some(json!({"size": 9, "guess": "even"}))).await;
+    let (_, created) = create(&app, json!({"size": 9, "guess": "even"})).await;
     let nigiri = &created["game"]["nigiri"];
     let even = nigiri["handful"].as_u64().unwrap() % 2 == 0;
     assert_eq!(nigiri["guess_odd"], false);
@@ -246,7 +236,7 @@ async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
         (json!({"time": {"kind": "byoyomi", "main": 0, "period": 0, "periods": 1}}), "time control"),
         (json!({"sizee": 9}), "unknown field"),
     ] {
-        let (s, v) = call(&app, "POST", "/api/games", None, Some(body.clone())).await;
+        let (s, v) = create(&app, body.clone()).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
         assert!(v["detail"].as_str().unwrap().contains(says), "{body}: {v}");
     }
@@ -254,38 +244,19 @@ async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
 
 async fn handicap_and_rang_xian(db: &str) {
     let app = state(db).await;
-    let (_, c) = call(
-        &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"size": 19, "opponent": "friend", "color": "black", "handicap": 4})),
-    )
-    .await;
+    let (_, c) = create(&app, json!({"size": 19, "opponent": "friend", "color": "black", "handicap": 4})).await;
     let g = &c["game"];
     assert_eq!(
         (g["handicap"].as_u64(), g["komi"].as_f64(), g["to_move"].as_str()),
         (Some(4), Some(0.0), Some("white"))
     );
     assert_eq!(g["handicap_stones"].as_array().unwrap().len(), 4);
-    let (_, c) = call(
-        &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"size": 9, "opponent": "friend", "color": "black", "rang_xian": true})),
-    )
-    .await;
+    let (_, c) = create(&app, json!({"size": 9, "opponent": "friend", "color": "black", "rang_xian": true})).await;
     assert_eq!((c["game"]["komi"].as_f64(), c["game"]["komi_zh"].as_str()), (Some(0.0), Some("贴 0 子")));
     // Free placement: Black places, then White moves.
-    let (_, c) = call(
-        &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"size": 9, "opponent": "friend", "color": "black", "handicap": 2, "placement": "free"})),
-    )
-    .await;
+    let (_, c) =
+        create(&app, json!({"size": 9, "opponent": "friend", "color": "black", "handicap": 2, "placement": "free"}))
+            .await;
     let (id, black) = (c["id"].as_str().unwrap(), c["token"].as_str().unwrap());
     assert_eq!(c["game"]["phase"], "placing");
     let (s, _) =
@@ -334,13 +305,10 @@ async fn games_survive_a_restart_and_records_travel_as_sgf(db: &str) {
 
 async fn clocks_run_out(db: &str) {
     let app = state(db).await;
-    let (_, c) = call(
+    let (_, c) = create(
         &app,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"size": 9, "opponent": "friend", "color": "black",
-                    "time": {"kind": "byoyomi", "main": 0, "period": 1, "periods": 1}})),
+        json!({"size": 9, "opponent": "friend", "color": "black",
+                    "time": {"kind": "byoyomi", "main": 0, "period": 1, "periods": 1}}),
     )
     .await;
     let (id, black) = (c["id"].as_str().unwrap(), c["token"].as_str().unwrap());
@@ -436,7 +404,7 @@ async fn downtime_is_not_charged(db: &str) {
         let app = state(db).await;
         app.resume_all().await.unwrap();
         let body = json!({"size": 9, "opponent": "friend", "color": "black", "time": {"kind": "absolute", "main": 5}});
-        let (_, c) = call(&app, "POST", "/api/games", None, Some(body)).await;
+        let (_, c) = create(&app, body).await;
         app.heartbeat().await.unwrap();
         (c["id"].as_str().unwrap().to_owned(), c["token"].as_str().unwrap().to_owned())
     };

@@ -21,7 +21,8 @@ use hyper_util::rt::TokioExecutor;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use serde_json::{Value, json};
-use tengen_core::{Color, Game, Move, Rules};
+use tengen_core::{Game, Move, Rules};
+use tengen_engine::{Decision, Engine, RandomEngine};
 
 /// Options of `tengen bench server`.
 #[derive(Args)]
@@ -183,6 +184,7 @@ async fn play_games(
 ) -> Result<Vec<Played>> {
     let Options { size, patient, seed, pace } = options;
     let mut rng = SmallRng::seed_from_u64(seed);
+    let mut mover = RandomEngine::new(seed);
     // Paced games start spread over one interval, not all at once.
     let mut next =
         tokio::time::Instant::now() + pace.map_or(Duration::ZERO, |p| p.mul_f64(rand::Rng::random::<f64>(&mut rng)));
@@ -213,7 +215,11 @@ async fn play_games(
                 next += p;
             }
             let color = game.to_move();
-            let mv = random_move(&game, color, &mut rng);
+            // The random engine's move: legal (superko included), filling no own eye, else a pass.
+            let mv = match mover.decide(&game, color, None) {
+                Decision::Play(mv) => mv,
+                Decision::Resign => Move::Pass,
+            };
             let number = game.moves().len() + 1;
             let body = json!({"move": mv.to_string(), "number": number});
             let token = &tokens[color.index()];
@@ -247,17 +253,4 @@ async fn play_games(
         played.push(record);
     }
     Ok(played)
-}
-
-/// A random legal move that fills none of the mover's eyes, or a pass.
-fn random_move(game: &Game, color: Color, rng: &mut SmallRng) -> Move {
-    let mut board = game.board().clone();
-    for _ in 0..board.empty_count() {
-        let Some(p) = board.random_playout_move(color, rng) else { break };
-        if game.check(color, Move::Play(p)).is_ok() {
-            return Move::Play(p);
-        }
-        board.play_unchecked(p, color.opponent());
-    }
-    Move::Pass
 }
