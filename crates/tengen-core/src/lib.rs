@@ -9,6 +9,7 @@ pub mod handicap;
 pub mod nigiri;
 pub mod playout;
 pub mod point;
+pub mod policy;
 pub mod rules;
 #[cfg(feature = "serde")]
 mod serde_impls;
@@ -25,6 +26,7 @@ pub use handicap::HandicapError;
 pub use nigiri::{Nigiri, Parity};
 pub use playout::Playout;
 pub use point::{MAX_SIZE, MIN_SIZE, Move, Point};
+pub use policy::Policy;
 pub use rules::{HandicapBonus, KoRule, Komi, Rules, Scoring};
 pub use setup::{Setup, SetupError};
 pub use unconditional::{Status, Unconditional};

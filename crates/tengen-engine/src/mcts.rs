@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use tengen_core::{Board, Color, Game, Move, Point};
+use tengen_core::{Board, Color, Game, Move, Point, Policy};
 
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 
@@ -42,11 +42,14 @@ pub struct SearchParams {
     pub max_nodes: usize,
     /// Seed of the playouts' random generator.
     pub seed: u64,
-    /// Playouts answer the last move tactically (take a chain it left in atari, save an own
-    /// chain it put in atari) before playing at random. Off by default: measured at 5,000
-    /// simulations per move on 9×9 over 40 games with varied openings, it scored 20 of 40
-    /// against uniform playouts (95% interval 35–65%) while taking 45% more time per move.
-    pub tactical_playouts: bool,
+    /// The playout policy: which answers to the last move come before random moves (see
+    /// [`Policy`]; measured in ARCHITECTURE.md).
+    pub policy: Policy,
+    /// New nodes start with prior knowledge in their AMAF statistics (captures, escapes,
+    /// self-ataris, shapes, nearness to the last move, empty first-line points).
+    pub priors: bool,
+    /// Keep the part of the tree under the moves played since the last search.
+    pub reuse_tree: bool,
     /// 0: play the most visited move. Above 0: choose among the root's moves with
     /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
     pub temperature: f32,
@@ -89,7 +92,9 @@ impl Default for SearchParams {
             max_nodes: 4_000_000,
             seed: 1,
             temperature: 0.0,
-            tactical_playouts: false,
+            policy: Policy::HEAVY,
+            priors: true,
+            reuse_tree: true,
             threads: 1,
         }
     }
@@ -104,6 +109,8 @@ pub struct SearchResult {
     pub win_rate: f32,
     /// Simulations run.
     pub playouts: u32,
+    /// Simulations kept from the last search's tree (see [`SearchParams::reuse_tree`]).
+    pub reused: u32,
     /// The root's moves: move, visits, win rate, most visited first.
     pub moves: Vec<(Move, u32, f32)>,
     /// Per point (indexed by `Point::index`), from −1 (White's) to +1 (Black's): who owned it
@@ -148,6 +155,8 @@ struct Worker {
     path: Vec<usize>,
     /// Children found for the leaf while the tree was unlocked, added when it is locked again.
     children: Vec<u16>,
+    /// Their priors, (simulations, wins).
+    priors: Vec<(f32, f32)>,
     /// Ownership summed over this worker's sampled playouts.
     ownership: Vec<f32>,
     /// Simulations finished in the current search.
@@ -163,6 +172,7 @@ impl Worker {
             first: vec![0; Point::TABLE_SIZE],
             path: Vec::with_capacity(64),
             children: Vec::new(),
+            priors: Vec::new(),
             ownership: vec![0.0; Point::TABLE_SIZE],
             playouts: 0,
         }
@@ -246,7 +256,45 @@ pub struct Mcts {
     /// For the choices outside the simulations (weak levels' move draw, dead stones).
     rng: SmallRng,
     nodes: Vec<Node>,
+    /// The position the tree in `nodes` was grown from, for reusing it on the next search.
+    root: Option<Root>,
     workers: Vec<Worker>,
+}
+
+/// The root position of the last search.
+struct Root {
+    board: Board,
+    /// Moves of the game up to it.
+    moves: usize,
+    color: Color,
+}
+
+/// Copies the subtree under `id` of `old` into a fresh arena, root first, each node's children
+/// still contiguous; at the root only the children `keep` accepts.
+fn compact(old: &[Node], id: usize, keep: impl Fn(&Node) -> bool) -> Vec<Node> {
+    let mut nodes = Vec::with_capacity(old.len() / 4 + 1);
+    nodes.push(old[id]);
+    // (old id, new id) of the nodes whose children are still to be copied.
+    let mut queue = std::collections::VecDeque::from([(id, 0usize)]);
+    let mut at_root = true;
+    while let Some((from, to)) = queue.pop_front() {
+        let node = old[from];
+        if !node.expanded {
+            continue;
+        }
+        let first = nodes.len();
+        for c in node.first_child as usize..(node.first_child + node.children) as usize {
+            if at_root && !keep(&old[c]) {
+                continue;
+            }
+            queue.push_back((c, nodes.len()));
+            nodes.push(old[c]);
+        }
+        at_root = false;
+        nodes[to].first_child = first as u32;
+        nodes[to].children = (nodes.len() - first) as u32;
+    }
+    nodes
 }
 
 fn to_move(mv: u16) -> Move {
@@ -272,11 +320,55 @@ fn candidate_moves(board: &Board, player: Color, root_game: Option<&Game>, out: 
     }
 }
 
-/// Adds `moves` and a pass as the children of `id`, made by `player`.
-fn add_children(nodes: &mut Vec<Node>, id: usize, player: Color, moves: &[u16]) {
+/// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
+/// strong player sees at a glance, worth a few simulations until real ones outweigh it.
+/// `last` is the opponent's last stone.
+fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f32) {
+    let p = point(mv);
+    // Every move starts from an even judgement, so that the others are bonuses and maluses.
+    let (mut n, mut w) = (10.0f32, 5.0f32);
+    let mut add = |sims: f32, rate: f32| {
+        n += sims;
+        w += sims * rate;
+    };
+    let (captured, saved) = board.atari_contacts(p, player);
+    if captured > 0 {
+        add(10.0 + 5.0 * captured.min(4) as f32, 1.0);
+    }
+    match board.self_atari(p, player) {
+        Some(size) if size >= 2 || captured == 0 => add(20.0, 0.0),
+        None if saved > 0 => add(20.0, 1.0),
+        _ => {}
+    }
+    let code = board.neighbourhood(p);
+    if tengen_core::policy::matches_pattern(code, player) {
+        add(10.0, 0.9);
+    }
+    if let Some(l) = last {
+        let d = (i32::from(l.col()) - i32::from(p.col())).abs() + (i32::from(l.row()) - i32::from(p.row())).abs();
+        if d <= 2 {
+            add(10.0, 0.8);
+        }
+    }
+    // A move on the first line with nothing around it: almost never right.
+    let size = board.size() as u8;
+    let edge = p.col() == 0 || p.row() == 0 || p.col() + 1 == size || p.row() + 1 == size;
+    let empty_around = (0..8).all(|k| (code >> (2 * k)) & 3 >= 2);
+    if edge && empty_around {
+        add(20.0, 0.1);
+    }
+    (n, w)
+}
+
+/// Adds `moves` and a pass as the children of `id`, made by `player`; with `priors` (one per
+/// move), their AMAF statistics start from those.
+fn add_children(nodes: &mut Vec<Node>, id: usize, player: Color, moves: &[u16], priors: &[(f32, f32)]) {
     let first = nodes.len() as u32;
     let p = player.index() as u8;
-    nodes.extend(moves.iter().map(|&mv| Node { mv, player: p, ..Node::default() }));
+    nodes.extend(moves.iter().enumerate().map(|(i, &mv)| {
+        let (rave_visits, rave_wins) = priors.get(i).copied().unwrap_or((0.0, 0.0));
+        Node { mv, player: p, rave_visits, rave_wins, ..Node::default() }
+    }));
     nodes.push(Node { mv: PASS, player: p, ..Node::default() });
     let node = &mut nodes[id];
     node.first_child = first;
@@ -318,13 +410,58 @@ impl Mcts {
     pub fn new(params: SearchParams) -> Mcts {
         let rng = SmallRng::seed_from_u64(params.seed ^ 0x9e37_79b9_7f4a_7c15);
         let workers = (0..params.threads.max(1)).map(|k| Worker::new(params.seed.wrapping_add(k as u64))).collect();
-        Mcts { params, rng, nodes: Vec::new(), workers }
+        Mcts { params, rng, nodes: Vec::new(), root: None, workers }
     }
 
     /// The parameters.
     #[must_use]
     pub fn params(&self) -> &SearchParams {
         &self.params
+    }
+
+    /// The subtree of the last search's tree for the position of `game`, when it was reached
+    /// from the last root by moves the tree holds (and the root's children, if the game is in
+    /// play, filtered by superko). `None`: start afresh.
+    fn reused_tree(&mut self, game: &Game, color: Color, in_play: bool) -> Option<Vec<Node>> {
+        let root = self.root.take()?;
+        if !self.params.reuse_tree || self.nodes.is_empty() || root.board.size() != game.board().size() {
+            return None;
+        }
+        let since = game.moves().get(root.moves..)?;
+        if since.is_empty() && root.color != color {
+            return None;
+        }
+        let mut board = root.board;
+        let mut id = 0usize;
+        let mut to_play = root.color;
+        for &(c, mv) in since {
+            if c != to_play || !self.nodes[id].expanded {
+                return None;
+            }
+            let node = self.nodes[id];
+            let code = match mv {
+                Move::Play(p) => p.index() as u16,
+                Move::Pass => PASS,
+            };
+            let first = node.first_child as usize;
+            id = first + self.nodes[first..first + node.children as usize].iter().position(|n| n.mv == code)?;
+            match mv {
+                Move::Play(p) => {
+                    board.play_unchecked(p, c);
+                }
+                Move::Pass => board.pass(),
+            }
+            to_play = !to_play;
+        }
+        // The same position (an undo and other moves would not match the hash) with `color`
+        // to move, and a tree under it.
+        if to_play != color || board.hash() != game.board().hash() || !self.nodes[id].expanded {
+            return None;
+        }
+        let nodes = compact(&self.nodes, id, |child| {
+            !in_play || child.mv == PASS || game.check(color, Move::Play(point(child.mv))).is_ok()
+        });
+        (nodes[0].children > 0).then_some(nodes)
     }
 
     /// Runs the search for `color` to move in `game` (any colour may be asked, as GTP allows),
@@ -337,15 +474,32 @@ impl Mcts {
         let root_board = game.board();
         let rules = game.rules();
         let bonus = rules.handicap_bonus.points(game.handicap()) as f32;
-        let mut nodes = std::mem::take(&mut self.nodes);
-        nodes.clear();
-        nodes.push(Node { player: color.opponent().index() as u8, ..Node::default() });
         // Superko at the root needs the game in play; after two passes (counting dead stones)
         // the board's own legality serves.
         let in_play = game.phase() == tengen_core::Phase::Playing;
-        let mut moves = Vec::new();
-        candidate_moves(root_board, color, in_play.then_some(game), &mut moves);
-        add_children(&mut nodes, 0, color, &moves);
+        let nodes = match self.reused_tree(game, color, in_play) {
+            Some(nodes) => nodes,
+            None => {
+                let mut nodes = std::mem::take(&mut self.nodes);
+                nodes.clear();
+                nodes.push(Node { player: color.opponent().index() as u8, ..Node::default() });
+                let mut moves = Vec::new();
+                candidate_moves(root_board, color, in_play.then_some(game), &mut moves);
+                let last = match game.moves().last() {
+                    Some(&(c, Move::Play(p))) if c != color => Some(p),
+                    _ => None,
+                };
+                let priors: Vec<(f32, f32)> = if self.params.priors {
+                    moves.iter().map(|&mv| prior(root_board, color, mv, last)).collect()
+                } else {
+                    Vec::new()
+                };
+                add_children(&mut nodes, 0, color, &moves, &priors);
+                nodes
+            }
+        };
+        let reused = nodes[0].visits;
+        self.root = Some(Root { board: root_board.clone(), moves: game.moves().len(), color });
         let shared = Shared {
             params: &self.params,
             tree: Mutex::new(nodes),
@@ -386,7 +540,7 @@ impl Mcts {
                 *o += x * scale;
             }
         }
-        SearchResult { best, win_rate, playouts, moves, ownership }
+        SearchResult { best, win_rate, playouts, reused, moves, ownership }
     }
 }
 
@@ -469,6 +623,13 @@ impl Worker {
         // The leaf's children, found unlocked and added at back-up unless another thread did.
         if expand {
             candidate_moves(&self.board, to_play, None, &mut self.children);
+            self.priors.clear();
+            if params.priors {
+                let last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
+                for &mv in &self.children {
+                    self.priors.push(prior(&self.board, to_play, mv, last));
+                }
+            }
         }
         let leaf_player = to_play;
         let tree_moves = self.sequence.len();
@@ -489,7 +650,7 @@ impl Worker {
             let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let leaf = *self.path.last().expect("the root at least");
             if expand && !nodes[leaf].expanded {
-                add_children(&mut nodes, leaf, leaf_player, &self.children);
+                add_children(&mut nodes, leaf, leaf_player, &self.children, &self.priors);
             }
             self.back_up(&mut nodes, tree_moves, black_wins, score);
         }
@@ -508,12 +669,7 @@ impl Worker {
         let mut p = if passes > 0 { 1 } else { 0 };
         let mut last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
         while p < 2 && turns < max_moves {
-            let choice = if params.tactical_playouts {
-                last.and_then(|l| tactical_reply(&self.board, l, to_play))
-                    .or_else(|| self.board.random_playout_move(to_play, &mut self.rng))
-            } else {
-                self.board.random_playout_move(to_play, &mut self.rng)
-            };
+            let choice = self.board.policy_move(to_play, last, &params.policy, &mut self.rng);
             last = choice;
             match choice {
                 Some(q) => {
@@ -568,40 +724,6 @@ impl Worker {
             }
         }
     }
-}
-
-/// The playout policy's answer to the opponent's last stone `last`, for `color`: take the
-/// chain through `last` if it is in atari; else save an own chain next to `last` that is in
-/// atari, by playing its last liberty when that leaves the chain more than one liberty.
-fn tactical_reply(board: &Board, last: Point, color: Color) -> Option<Point> {
-    let usable = |q: Point| board.is_legal(q, color) && !board.is_eye(q, color);
-    if board.get(last) == Some(color.opponent())
-        && let Some(q) = board.atari_liberty(last)
-        && usable(q)
-    {
-        return Some(q);
-    }
-    let (c, r) = (i32::from(last.col()), i32::from(last.row()));
-    for (dc, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
-        let (nc, nr) = (c + dc, r + dr);
-        if nc < 0 || nr < 0 {
-            continue;
-        }
-        let Some(n) = Point::new(nc as u8, nr as u8).filter(|n| board.contains(*n)) else { continue };
-        if board.get(n) != Some(color) {
-            continue;
-        }
-        if let Some(q) = board.atari_liberty(n)
-            && usable(q)
-        {
-            let mut trial = board.clone();
-            trial.play_unchecked(q, color);
-            if trial.liberties(q) >= 2 {
-                return Some(q);
-            }
-        }
-    }
-    None
 }
 
 /// +1 for Black's stone or point, −1 for White's, 0 otherwise (the playout's final board).
@@ -667,6 +789,10 @@ impl Mcts {
 }
 
 impl Engine for Mcts {
+    fn clear(&mut self) {
+        self.root = None;
+    }
+
     fn dead_stones(&mut self, game: &Game) -> Option<Vec<Point>> {
         Some(self.dead_stones_of(game))
     }
@@ -773,6 +899,63 @@ mod tests {
     }
 
     #[test]
+    fn the_tree_is_kept_under_the_moves_played() {
+        let mut game = Game::new(7, Rules::chinese()).unwrap();
+        let mut mcts = Mcts::new(SearchParams { playouts: 20_000, ..SearchParams::default() });
+        let first = mcts.search(&game, Color::Black);
+        assert_eq!(first.reused, 0);
+        let Move::Play(p) = first.best else { panic!("a stone") };
+        game.play(Move::Play(p)).unwrap();
+        // White's reply the tree looked at most.
+        let reply = {
+            let root = mcts.nodes[0];
+            let f = root.first_child as usize;
+            let child = mcts.nodes[f..f + root.children as usize].iter().find(|n| n.mv == p.index() as u16).copied();
+            let child = child.unwrap();
+            let g = child.first_child as usize;
+            let best = mcts.nodes[g..g + child.children as usize].iter().max_by_key(|n| n.visits).unwrap();
+            to_move(best.mv)
+        };
+        game.play(reply).unwrap();
+        let second = mcts.search(&game, Color::Black);
+        assert!(second.reused > 100, "kept {} simulations", second.reused);
+        let visits: u32 = second.moves.iter().map(|m| m.1).sum();
+        // The kept visits count, less the few that reached the node before it had children.
+        assert!(visits > second.playouts && visits <= second.playouts + second.reused, "{visits} {} {}", second.playouts, second.reused);
+        // Asked for the other colour, or after an undo to another position: afresh.
+        assert_eq!(mcts.search(&game, Color::White).reused, 0);
+        let mut other = Game::new(7, Rules::chinese()).unwrap();
+        other.play(Move::Play("A1".parse().unwrap())).unwrap();
+        other.play(Move::Play("G7".parse().unwrap())).unwrap();
+        assert_eq!(mcts.search(&other, Color::Black).reused, 0);
+        // A new game: afresh.
+        mcts.clear();
+        assert_eq!(mcts.search(&game, Color::Black).reused, 0);
+    }
+
+    #[test]
+    fn a_kept_tree_offers_only_legal_moves() {
+        // Self-play with a kept tree: every root move the search reports is legal, superko
+        // included, and the game never needs a move the game refuses.
+        let mut game = Game::new(5, Rules::chinese()).unwrap();
+        let mut mcts = Mcts::new(SearchParams { playouts: 400, ..SearchParams::default() });
+        let mut kept = 0;
+        for _ in 0..60 {
+            if game.phase() != tengen_core::Phase::Playing {
+                break;
+            }
+            let color = game.to_move();
+            let result = mcts.search(&game, color);
+            kept += u32::from(result.reused > 0);
+            for (mv, _, _) in &result.moves {
+                assert!(game.check(color, *mv).is_ok(), "{mv} offered but illegal");
+            }
+            game.play(result.best).unwrap();
+        }
+        assert!(kept > 10, "the tree was kept {kept} times");
+    }
+
+    #[test]
     fn the_root_moves_account_for_every_simulation() {
         let game = Game::new(9, Rules::chinese()).unwrap();
         let r = Mcts::new(SearchParams { playouts: 2_000, ..SearchParams::default() }).search(&game, Color::Black);
@@ -800,7 +983,8 @@ mod tests {
     #[test]
     fn threads_share_one_tree() {
         let game = Game::new(9, Rules::chinese()).unwrap();
-        let params = SearchParams { playouts: 4_000, threads: 3, ..SearchParams::default() };
+        // The same position twice: without keeping the tree, each search starts afresh.
+        let params = SearchParams { playouts: 4_000, threads: 3, reuse_tree: false, ..SearchParams::default() };
         let mut engine = Mcts::new(params);
         for _ in 0..2 {
             let r = engine.search(&game, Color::Black);
@@ -885,41 +1069,6 @@ mod tests {
         })
         .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
         assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
-    }
-
-    #[test]
-    fn tactical_answers_to_the_last_move() {
-        let board = |text: &str| Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone();
-        // White's last stone at C3 is in atari (liberty D3): take it.
-        let b = board(
-            "
-            . . . . .
-            . . X . .
-            . X O . .
-            . . X . .
-            . . . . .",
-        );
-        assert_eq!(tactical_reply(&b, at("C3"), Color::Black), Some(at("D3")));
-        // White's stone at D3 put Black's C3 in atari (last liberty C2): extend there.
-        let b = board(
-            "
-            . . . . .
-            . . O . .
-            . O X O .
-            . . . . .
-            . . . . .",
-        );
-        assert_eq!(tactical_reply(&b, at("D3"), Color::Black), Some(at("C2")));
-        // Nothing to answer: no chain in atari.
-        let b = board(
-            "
-            . . . . .
-            . . . . .
-            . . X O .
-            . . . . .
-            . . . . .",
-        );
-        assert_eq!(tactical_reply(&b, at("D3"), Color::Black), None);
     }
 
     #[test]

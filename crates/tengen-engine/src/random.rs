@@ -77,14 +77,16 @@ pub struct MoveStats {
 }
 
 impl MoveStats {
-    /// A lower confidence bound of the win rate (about 95%), as Leela Zero reports it.
+    /// A lower confidence bound of the win rate (Wilson's, about 95%), for Leela Zero's
+    /// `lcb` field: below the win rate even when every simulation won.
     #[must_use]
     pub fn lcb(&self) -> f32 {
         if self.visits == 0 {
             return 0.0;
         }
-        let w = self.win_rate;
-        w - 1.96 * (w * (1.0 - w) / self.visits as f32).sqrt()
+        let (w, n, z) = (self.win_rate, self.visits as f32, 1.96f32);
+        let z2n = z * z / n;
+        (w + z2n / 2.0 - z * (w * (1.0 - w) / n + z2n / (4.0 * n)).sqrt()) / (1.0 + z2n)
     }
 }
 

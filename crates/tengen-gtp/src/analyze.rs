@@ -221,15 +221,15 @@ mod tests {
         let lz = line(Format::Leela, &all, &analysis, &board, Color::Black);
         assert_eq!(
             lz,
-            "info move A2 visits 20 winrate 7500 prior 2000 lcb 5602 order 0 pv A2 B1 \
-             info move pass visits 10 winrate 5000 prior 2000 lcb 1901 order 1 pv pass"
+            "info move A2 visits 20 winrate 7500 prior 2000 lcb 5313 order 0 pv A2 B1 \
+             info move pass visits 10 winrate 5000 prior 2000 lcb 2366 order 1 pv pass"
         );
         let one = Request { max_moves: 1, ..all };
         let kata = line(Format::Kata, &one, &analysis, &board, Color::White);
         assert_eq!(
             kata,
             "info move A2 visits 20 utility 0.500000 winrate 0.750000 scoreMean 2.5000 scoreStdev 1.0000 \
-             scoreLead 2.5000 prior 0.200000 lcb 0.560224 order 0 pv A2 B1 \
+             scoreLead 2.5000 prior 0.200000 lcb 0.531295 order 0 pv A2 B1 \
              ownership -1.0000 0.0000 0.0000 0.5000"
         );
     }

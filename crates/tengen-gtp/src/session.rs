@@ -66,8 +66,9 @@ pub(crate) struct Clock {
 impl Clock {
     /// The time `color` may spend on its next move, or `None` without time settings. Main
     /// time is spread over the moves likely left (a third of the empty points, at least 15);
-    /// in byo-yomi a Japanese period, or a Canadian period divided by the stones left; a
-    /// quarter is kept back for transmission and the clock's own rounding.
+    /// in byo-yomi a Japanese period, or a Canadian period divided by the stones left; a tenth
+    /// and 30 ms are kept back for transmission and the clock's own rounding (the search
+    /// looks at the clock every few milliseconds).
     pub(crate) fn budget(&self, color: tengen_core::Color, empty_points: usize) -> Option<std::time::Duration> {
         if self.main <= 0.0 && self.period <= 0.0 {
             return None;
@@ -83,7 +84,7 @@ impl Clock {
         } else {
             per_period(self.stones)
         };
-        Some(std::time::Duration::from_secs_f64((seconds * 0.75 - 0.05).max(0.02)))
+        Some(std::time::Duration::from_secs_f64((seconds * 0.9 - 0.03).max(0.02)))
     }
 }
 
@@ -318,20 +319,20 @@ mod tests {
     #[test]
     fn budgets_follow_the_clock() {
         assert_eq!(Clock::default().budget(Color::Black, 81), None);
-        // 1 s per move (time_settings 0 1 1): three quarters, less 50 ms.
+        // 1 s per move (time_settings 0 1 1): nine tenths, less 30 ms.
         let per_move = Clock { period: 1.0, stones: 1, ..Clock::default() };
-        assert!((secs(&per_move, Color::Black, 81) - 0.70).abs() < 1e-9);
+        assert!((secs(&per_move, Color::Black, 81) - 0.87).abs() < 1e-9);
         // 10 minutes of main time on an empty 19×19: 600 / 120 moves, less the margin.
         let absolute = Clock { main: 600.0, ..Clock::default() };
-        assert!((secs(&absolute, Color::White, 361) - (5.0 * 0.75 - 0.05)).abs() < 1e-9);
+        assert!((secs(&absolute, Color::White, 361) - (5.0 * 0.9 - 0.03)).abs() < 1e-9);
         // Canadian: 300 s for 25 stones, 100 s left for 10 stones.
         let mut canadian = Clock { main: 600.0, period: 300.0, stones: 25, ..Clock::default() };
         canadian.left[0] = Some((100.0, 10));
-        assert!((secs(&canadian, Color::Black, 200) - (10.0 * 0.75 - 0.05)).abs() < 1e-9);
+        assert!((secs(&canadian, Color::Black, 200) - (10.0 * 0.9 - 0.03)).abs() < 1e-9);
         // Japanese byo-yomi, 30 s periods, 25 s left in the period.
         let mut japanese = Clock { main: 600.0, period: 30.0, stones: 5, japanese: true, ..Clock::default() };
         japanese.left[1] = Some((25.0, 3));
-        assert!((secs(&japanese, Color::White, 200) - (25.0 * 0.75 - 0.05)).abs() < 1e-9);
+        assert!((secs(&japanese, Color::White, 200) - (25.0 * 0.9 - 0.03)).abs() < 1e-9);
         // Never less than 20 ms.
         let mut nearly_out = per_move;
         nearly_out.left[0] = Some((0.01, 1));

@@ -53,6 +53,9 @@ pub struct SearchArgs {
     /// Threads of the search, sharing one tree.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Playout policy: heavy, light, or a list of capture, escape, patterns, self-atari.
+    #[arg(long, default_value = "heavy")]
+    policy: tengen_core::Policy,
 }
 
 /// Options of `tengen bench playouts`.
@@ -87,6 +90,7 @@ fn search(args: &SearchArgs) -> Result<()> {
         playouts: u32::MAX,
         time: Some(duration),
         threads: args.threads,
+        policy: args.policy,
         ..tengen_engine::SearchParams::default()
     };
     let bar = progress(duration);
@@ -95,9 +99,10 @@ fn search(args: &SearchArgs) -> Result<()> {
     let elapsed = began.elapsed().as_secs_f64();
     bar.finish_and_clear();
     println!(
-        "search size={} threads={} seconds={:.1} playouts={} per_second={:.0} best={} win_rate={:.3}",
+        "search size={} threads={} policy={} seconds={:.1} playouts={} per_second={:.0} best={} win_rate={:.3}",
         args.span.size,
         args.threads,
+        args.policy,
         elapsed,
         result.playouts,
         f64::from(result.playouts) / elapsed,

@@ -32,10 +32,13 @@ pub struct GtpArgs {
     /// Play random legal moves instead of searching (for tests).
     #[arg(long)]
     random: bool,
-    /// Playouts that answer the last move tactically (take a chain left in atari, save an own
-    /// chain put in atari) instead of uniform ones — not shown to help yet, kept to measure.
+    /// Playout policy: heavy (the default), light (uniform random moves), or a list of the
+    /// steps capture, escape, patterns, self-atari — for measuring each.
+    #[arg(long, default_value = "heavy")]
+    policy: tengen_core::Policy,
+    /// Start new tree nodes without prior knowledge (for measuring what the priors bring).
     #[arg(long)]
-    tactical: bool,
+    no_priors: bool,
 }
 
 /// Answers GTP commands until `quit` or the end of the input.
@@ -52,7 +55,8 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         let params = SearchParams {
             time: args.time.map(Duration::from_secs_f64),
             seed: args.seed,
-            tactical_playouts: args.tactical,
+            policy: args.policy,
+            priors: !args.no_priors,
             threads: usize::from(args.threads),
             ..base
         };

@@ -21,10 +21,12 @@ use crate::point::{DIAGONALS, MAX_SIZE, MIN_SIZE, NEIGHBOURS, Point, STRIDE};
 use crate::zobrist::key;
 
 mod check;
+mod tactics;
 mod display;
 mod table;
 
 pub(crate) use table::PointSet;
+pub(crate) use tactics::RING;
 use table::Table;
 
 /// Cell contents in the padded array: 0 and 1 are the colours' indices.

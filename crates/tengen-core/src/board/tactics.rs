@@ -1,0 +1,365 @@
+//! Tactical questions of the playout policy and the search's priors: a chain's first few
+//! liberties, self-atari, the 3 × 3 neighbourhood of a point. Hot path: no allocation, early
+//! exits, and the pseudo-liberty count as a filter (a chain in atari has at most four
+//! pseudo-liberties, one per stone touching its last liberty; with two liberties, at most eight).
+
+use super::{BORDER, Board, EMPTY};
+use crate::color::Color;
+use crate::point::{DIAGONALS, NEIGHBOURS, Point};
+
+/// The eight neighbours of a point in the order of [`Board::neighbourhood`]'s code: north,
+/// north-east, east, south-east, south, south-west, west, north-west (north = row + 1).
+pub(crate) const RING: [isize; 8] = [
+    NEIGHBOURS[3],
+    DIAGONALS[3],
+    NEIGHBOURS[2],
+    DIAGONALS[1],
+    NEIGHBOURS[0],
+    DIAGONALS[0],
+    NEIGHBOURS[1],
+    DIAGONALS[2],
+];
+
+impl Board {
+    /// The distinct liberties of the chain whose stone is at padded index `s`, up to `max`
+    /// (at most 4) of them, written to `out`; returns how many were found, `max + 1` meaning
+    /// "more than `max`". `skip` (a padded index or 0) is not counted.
+    #[inline]
+    pub(crate) fn libs_upto(&self, s: usize, max: usize, skip: usize, out: &mut [u16; 5]) -> usize {
+        let h = self.head[s] as usize;
+        let pseudo = self.chains[h].libs() as usize;
+        // Each liberty is named by at most four pseudo-liberties.
+        if pseudo > 4 * (max + usize::from(skip != 0)) {
+            return max + 1;
+        }
+        let mut n = 0;
+        let mut q = h;
+        loop {
+            for d in NEIGHBOURS {
+                let e = (q as isize + d) as usize;
+                if self.cells[e] == EMPTY && e != skip && !out[..n].contains(&(e as u16)) {
+                    out[n] = e as u16;
+                    n += 1;
+                    if n > max {
+                        return n;
+                    }
+                }
+            }
+            q = self.next[q] as usize;
+            if q == h {
+                return n;
+            }
+        }
+    }
+
+    /// Up to `out.len()` distinct liberties of the chain through `p` (a stone), in `out`;
+    /// returns how many were found, `out.len() + 1` meaning "more". At most 4 asked.
+    ///
+    /// ```
+    /// use tengen_core::{Board, Color, Point};
+    /// let mut board = Board::new(9).unwrap();
+    /// let a1: Point = "A1".parse().unwrap();
+    /// board.play(a1, Color::Black).unwrap();
+    /// let mut libs = [a1; 2];
+    /// assert_eq!(board.first_liberties(a1, &mut libs), 2);
+    /// let mut one = [a1; 1];
+    /// assert_eq!(board.first_liberties(a1, &mut one), 2); // more than one
+    /// ```
+    ///
+    /// # Panics
+    /// When `out` is longer than 4.
+    pub fn first_liberties(&self, p: Point, out: &mut [Point]) -> usize {
+        assert!(out.len() <= 4, "at most four liberties are asked");
+        if self.cells[p.index()] >= EMPTY {
+            return 0;
+        }
+        let mut raw = [0u16; 5];
+        let n = self.libs_upto(p.index(), out.len(), 0, &mut raw);
+        let k = n.min(out.len());
+        for (o, &r) in out.iter_mut().zip(&raw[..k]) {
+            *o = Point::from_index(r as usize);
+        }
+        n
+    }
+
+    /// Whether `color` playing on the empty point `p` would leave its chain (the new stone and
+    /// the own chains it joins) with exactly one liberty — counting the points that its
+    /// captures free — and how many stones that chain would hold. `None`: not a self-atari
+    /// (two or more liberties). Suicide counts as a self-atari with no liberty.
+    ///
+    /// ```
+    /// use tengen_core::{Color, Game, Point, Setup};
+    /// let game = Game::try_from(Setup::from_ascii("
+    ///     . . .
+    ///     O O .
+    ///     X . O").unwrap()).unwrap();
+    /// let board = game.board();
+    /// let b1: Point = "B1".parse().unwrap();
+    /// // Black B1 joins A1 between White stones: the two have no liberty and take nothing.
+    /// assert_eq!(board.self_atari(b1, Color::Black), Some(2));
+    /// // White B1 takes A1 and joins B2: liberties to spare.
+    /// assert_eq!(board.self_atari(b1, Color::White), None);
+    /// ```
+    #[must_use]
+    pub fn self_atari(&self, p: Point, color: Color) -> Option<usize> {
+        self.self_atari_at(p.index(), color as u8)
+    }
+
+    #[inline]
+    pub(crate) fn self_atari_at(&self, p: usize, c: u8) -> Option<usize> {
+        let mut libs = [0u16; 5];
+        let mut n = 0;
+        // Two empty neighbours: two liberties at once.
+        let nbr = self.nbr[p];
+        if (nbr >> 8) & 15 >= 2 {
+            return None;
+        }
+        let mut size = 1;
+        let mut heads = [0u16; 4];
+        for (k, d) in NEIGHBOURS.into_iter().enumerate() {
+            let e = (p as isize + d) as usize;
+            match self.cells[e] {
+                EMPTY => {
+                    if !libs[..n].contains(&(e as u16)) {
+                        libs[n] = e as u16;
+                        n += 1;
+                    }
+                }
+                BORDER => {}
+                cell => {
+                    let h = self.head[e];
+                    if heads.contains(&h) {
+                        continue;
+                    }
+                    heads[k] = h;
+                    if cell == c {
+                        size += self.chains[h as usize].size as usize;
+                        let mut own = [0u16; 5];
+                        let m = self.libs_upto(e, 2, p, &mut own);
+                        for &l in &own[..m] {
+                            if !libs[..n].contains(&l) {
+                                libs[n] = l;
+                                n += 1;
+                            }
+                        }
+                    } else if !self.has_liberty_besides(p, h) {
+                        // Captured: its stones' points become liberties.
+                        if self.chains[h as usize].size > 1 {
+                            return None;
+                        }
+                        if !libs[..n].contains(&(e as u16)) {
+                            libs[n] = e as u16;
+                            n += 1;
+                        }
+                    }
+                }
+            }
+            if n >= 2 {
+                return None;
+            }
+        }
+        Some(size)
+    }
+
+    /// What `color` playing on the empty point `p` does to the chains next to it that have
+    /// `p` as their last liberty: the opposing stones it captures and the own stones in atari
+    /// that it joins (a move there is their only escape). Chains are counted once.
+    #[must_use]
+    pub fn atari_contacts(&self, p: Point, color: Color) -> (usize, usize) {
+        let p = p.index();
+        let c = color as u8;
+        let (mut captured, mut saved) = (0, 0);
+        let mut seen = [0u16; 4];
+        for (k, d) in NEIGHBOURS.into_iter().enumerate() {
+            let e = (p as isize + d) as usize;
+            let cell = self.cells[e];
+            if cell >= EMPTY {
+                continue;
+            }
+            let h = self.head[e];
+            if seen.contains(&h) {
+                continue;
+            }
+            seen[k] = h;
+            if !self.has_liberty_besides(p, h) {
+                let size = self.chains[h as usize].size as usize;
+                if cell == c {
+                    saved += size;
+                } else {
+                    captured += size;
+                }
+            }
+        }
+        (captured, saved)
+    }
+
+    /// The 3 × 3 neighbourhood of `p` as a 16-bit code: two bits per neighbour in the order
+    /// north, north-east, east, south-east, south, south-west, west, north-west (lowest bits
+    /// first), each 0 Black, 1 White, 2 empty, 3 off the board.
+    #[inline]
+    #[must_use]
+    pub fn neighbourhood(&self, p: Point) -> u16 {
+        self.neighbourhood_at(p.index())
+    }
+
+    #[inline]
+    pub(crate) fn neighbourhood_at(&self, p: usize) -> u16 {
+        let mut code = 0u16;
+        for (k, d) in RING.into_iter().enumerate() {
+            code |= u16::from(self.cells[(p as isize + d) as usize]) << (2 * k);
+        }
+        code
+    }
+
+    /// The last liberty of the chain through the stone at padded index `s`, if it has exactly
+    /// one.
+    #[inline]
+    pub(crate) fn atari_at(&self, s: usize) -> Option<usize> {
+        let mut libs = [0u16; 5];
+        (self.libs_upto(s, 1, 0, &mut libs) == 1).then_some(libs[0] as usize)
+    }
+
+    /// The chain head of the stone at padded index `s`.
+    #[inline]
+    pub(crate) fn head_at(&self, s: usize) -> u16 {
+        self.head[s]
+    }
+
+    /// The cell at padded index `s`: 0 Black, 1 White, 2 empty, 3 border.
+    #[inline]
+    pub(crate) fn cell(&self, s: usize) -> u8 {
+        self.cells[s]
+    }
+
+    /// The next stone of the chain through the stone at padded index `s` (round the circle).
+    #[inline]
+    pub(crate) fn next_stone(&self, s: usize) -> usize {
+        self.next[s] as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Board, Color, Game, Point, Setup};
+
+    fn board(text: &str) -> Board {
+        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
+    }
+
+    fn at(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn self_atari_joins_chains_and_counts_captures() {
+        let b = board(
+            "
+            . . . . .
+            . . . . .
+            . O O . .
+            O X X . .
+            . O O . .",
+        );
+        // B2-C2 has one liberty, D2: extending there gives D3, D1, E2.
+        assert_eq!(b.self_atari(at("D2"), Color::Black), None);
+        // White D2 captures two stones: never a self-atari.
+        assert_eq!(b.self_atari(at("D2"), Color::White), None);
+        // Black A1 touches only White chains with other liberties: suicide.
+        assert_eq!(b.self_atari(at("A1"), Color::Black), Some(1));
+        // An open point: not a self-atari.
+        assert_eq!(b.self_atari(at("D4"), Color::Black), None);
+        let b = board(
+            "
+            . . . . .
+            . . . . .
+            . O O O .
+            O X X . .
+            . O O O .",
+        );
+        // D2 joins B2-C2: one liberty left (E2), three stones.
+        assert_eq!(b.self_atari(at("D2"), Color::Black), Some(3));
+        let b = board(
+            "
+            . . . . .
+            . . . . .
+            . O O O .
+            O X X . O
+            . O O O .",
+        );
+        // The same with E2 taken: no liberty at all.
+        assert_eq!(b.self_atari(at("D2"), Color::Black), Some(3));
+    }
+
+    #[test]
+    fn taking_a_ko_leaves_one_liberty() {
+        let b = board(
+            "
+            . X O .
+            X O . O
+            . X O .
+            . . . .",
+        );
+        // Black C3 takes B3 and has only B3 back.
+        assert_eq!(b.self_atari(at("C3"), Color::Black), Some(1));
+    }
+
+    #[test]
+    fn atari_contacts_count_captures_and_saves() {
+        let b = board(
+            "
+            . . . . .
+            . X O . .
+            X O X O .
+            . . . . .
+            . . . . .",
+        );
+        // B2 captures White's B3 (one stone); C2 saves Black's C3 (one stone).
+        assert_eq!(b.atari_contacts(at("B2"), Color::Black), (1, 0));
+        assert_eq!(b.atari_contacts(at("C2"), Color::Black), (0, 1));
+        // For White, C2 captures C3.
+        assert_eq!(b.atari_contacts(at("C2"), Color::White), (1, 0));
+        assert_eq!(b.atari_contacts(at("E5"), Color::White), (0, 0));
+    }
+
+    #[test]
+    fn first_liberties_stops_early() {
+        let b = board(
+            "
+            . . . .
+            X X . .
+            O O X .
+            . . . .",
+        );
+        let mut four = [at("A1"); 4];
+        // Black A3-B3: A4, B4, C3.
+        assert_eq!(b.first_liberties(at("A3"), &mut four), 3);
+        assert!(four[..3].contains(&at("A4")) && four[..3].contains(&at("B4")) && four[..3].contains(&at("C3")));
+        let mut two = [at("A1"); 2];
+        assert_eq!(b.first_liberties(at("B3"), &mut two), 3, "more than two");
+        // White A2-B2: A1 and B1.
+        assert_eq!(b.first_liberties(at("A2"), &mut two), 2);
+        assert!(two.contains(&at("A1")) && two.contains(&at("B1")));
+        let mut one = [at("A1"); 1];
+        assert_eq!(b.first_liberties(at("B2"), &mut one), 2, "more than one");
+        assert_eq!(b.first_liberties(at("D4"), &mut four), 0, "an empty point has none");
+    }
+
+    #[test]
+    fn neighbourhood_codes_the_ring() {
+        let b = board(
+            "
+            X . .
+            . . O
+            . . .",
+        );
+        // Around B2: N = B3 empty, NE = C3 empty, E = C2 White, SE empty, S empty, SW empty,
+        // W empty, NW = A3 Black.
+        let code = b.neighbourhood(at("B2"));
+        let ring: Vec<u16> = (0..8).map(|k| (code >> (2 * k)) & 3).collect();
+        assert_eq!(ring, vec![2, 2, 1, 2, 2, 2, 2, 0]);
+        // A corner: off-board on five sides.
+        let code = b.neighbourhood(at("A1"));
+        let ring: Vec<u16> = (0..8).map(|k| (code >> (2 * k)) & 3).collect();
+        assert_eq!(ring, vec![2, 2, 2, 3, 3, 3, 3, 3]);
+    }
+}

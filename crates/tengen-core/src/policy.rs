@@ -1,0 +1,530 @@
+//! The playout policy of the tree search: moves that answer the last one before random ones
+//! (the "heavy" playouts of MoGo, after Gelly, Wang, Munos and Teytaud, *Modification of UCT
+//! with Patterns in Monte-Carlo Go*, 2006), and the same knowledge for the search's priors.
+//!
+//! In order, for the player to move after the opponent's stone at `last`:
+//! 1. **capture** the chain of `last` when it is in atari;
+//! 2. **escape**: an own chain next to `last` in atari takes an opposing chain in atari next
+//!    to it, or extends to its last liberty when that gives it two or more;
+//! 3. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
+//!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player;
+//! 4. else a uniformly random legal move that fills no own eye and — with `avoid_self_atari`
+//!    — puts no chain of two or more stones into atari (a single stone may: throw-ins, nakade).
+//!
+//! Each step can be switched off ([`Policy`]) so that matches can measure it.
+
+use std::sync::OnceLock;
+
+use rand::RngCore;
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::point::{NEIGHBOURS, Point};
+
+/// Which steps of the playout policy are on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Take the last move's chain when it is in atari.
+    pub capture: bool,
+    /// Save own chains the last move put in atari.
+    pub escape: bool,
+    /// Play MoGo's 3 × 3 shapes next to the last move.
+    pub patterns: bool,
+    /// Random moves never put two or more stones into atari.
+    pub avoid_self_atari: bool,
+}
+
+impl Policy {
+    /// Uniform random moves only (the light playouts).
+    pub const LIGHT: Policy = Policy { capture: false, escape: false, patterns: false, avoid_self_atari: false };
+    /// Every step on.
+    pub const HEAVY: Policy = Policy { capture: true, escape: true, patterns: true, avoid_self_atari: true };
+
+    /// Whether any step beyond uniform moves is on.
+    #[must_use]
+    pub fn is_light(&self) -> bool {
+        *self == Policy::LIGHT
+    }
+}
+
+impl std::fmt::Display for Policy {
+    /// The form [`Policy::from_str`](std::str::FromStr) reads.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_light() {
+            return f.write_str("light");
+        }
+        if *self == Policy::HEAVY {
+            return f.write_str("heavy");
+        }
+        let steps = [
+            (self.capture, "capture"),
+            (self.escape, "escape"),
+            (self.patterns, "patterns"),
+            (self.avoid_self_atari, "self-atari"),
+        ];
+        let on: Vec<&str> = steps.iter().filter(|s| s.0).map(|s| s.1).collect();
+        f.write_str(&on.join(","))
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+
+    /// `light`, `heavy`, or a comma-separated list of the steps `capture`, `escape`,
+    /// `patterns`, `self-atari` (those on).
+    fn from_str(s: &str) -> Result<Policy, String> {
+        match s {
+            "light" => return Ok(Policy::LIGHT),
+            "heavy" => return Ok(Policy::HEAVY),
+            _ => {}
+        }
+        let mut policy = Policy::LIGHT;
+        for step in s.split(',').map(str::trim) {
+            match step {
+                "capture" => policy.capture = true,
+                "escape" => policy.escape = true,
+                "patterns" => policy.patterns = true,
+                "self-atari" => policy.avoid_self_atari = true,
+                other => {
+                    return Err(format!(
+                        "unknown playout policy step {other:?}: use light, heavy, or a list of capture, escape, \
+                         patterns, self-atari"
+                    ));
+                }
+            }
+        }
+        Ok(policy)
+    }
+}
+
+/// MoGo's 3 × 3 shapes, rows from the top, the centre being the move: `X` the player's stone,
+/// `O` the opponent's, `.` empty, `?` anything, `x` not the player's (the opponent's or
+/// empty), `o` not the opponent's, `#` off the board. Each holds in its eight orientations.
+pub const PATTERNS: [&str; 13] = [
+    // Hane: enclosing, non-cutting, magari (bending round), thin.
+    "XOX...???",
+    "XO....?.?",
+    "XO?X..x.?",
+    "XOO...?.?",
+    // Cut 1 (kiri): unprotected, and peeped.
+    "XO?O.o?o?",
+    "XO?O.X???",
+    // Cut 2 (de): pushing between two opposing stones.
+    "?X?O.Oooo",
+    // The edge (bottom row off the board): chase, block a cut, block a connection, sagari, cut.
+    "X.?O.?###",
+    "OX?X.O###",
+    "?X?x.O###",
+    "?XOx.x###",
+    "?OXX.O###",
+    // Attaching diagonally next to an opposing stone (katatsuke).
+    ".O.X.....",
+];
+
+/// One bit per 3 × 3 code, per colour to move.
+struct PatternTable {
+    bits: [Vec<u64>; 2],
+}
+
+fn table() -> &'static PatternTable {
+    static TABLE: OnceLock<PatternTable> = OnceLock::new();
+    TABLE.get_or_init(build_table)
+}
+
+/// Ring position (see [`Board::neighbourhood`]) of the offset (dx, dy), dy = +1 north.
+fn ring_index(dx: i32, dy: i32) -> usize {
+    match (dx, dy) {
+        (0, 1) => 0,
+        (1, 1) => 1,
+        (1, 0) => 2,
+        (1, -1) => 3,
+        (0, -1) => 4,
+        (-1, -1) => 5,
+        (-1, 0) => 6,
+        (-1, 1) => 7,
+        _ => unreachable!("a neighbour offset"),
+    }
+}
+
+fn build_table() -> PatternTable {
+    let mut bits = [vec![0u64; 1024], vec![0u64; 1024]];
+    for (colour, bits) in bits.iter_mut().enumerate() {
+        let (x, o) = (colour as u8, 1 - colour as u8);
+        for pattern in PATTERNS {
+            let cells: Vec<char> = pattern.chars().collect();
+            for symmetry in 0..8 {
+                // Allowed cell values at each ring position.
+                let mut allowed = [0u8; 8];
+                for (i, &ch) in cells.iter().enumerate() {
+                    let (r, c) = (i / 3, i % 3);
+                    if r == 1 && c == 1 {
+                        continue;
+                    }
+                    let (mut dx, mut dy) = (c as i32 - 1, 1 - r as i32);
+                    if symmetry & 1 != 0 {
+                        dx = -dx;
+                    }
+                    if symmetry & 2 != 0 {
+                        dy = -dy;
+                    }
+                    if symmetry & 4 != 0 {
+                        std::mem::swap(&mut dx, &mut dy);
+                    }
+                    let set: u8 = match ch {
+                        'X' => 1 << x,
+                        'O' => 1 << o,
+                        '.' => 1 << 2,
+                        '?' => 0b1111,
+                        'x' => (1 << o) | (1 << 2),
+                        'o' => (1 << x) | (1 << 2),
+                        '#' => 1 << 3,
+                        _ => unreachable!("pattern character {ch}"),
+                    };
+                    allowed[ring_index(dx, dy)] = set;
+                }
+                let mut code = [0u8; 8];
+                mark(&allowed, 0, &mut code, bits);
+            }
+        }
+    }
+    PatternTable { bits }
+}
+
+/// Sets the bit of every code whose ring positions from `k` on take allowed values.
+fn mark(allowed: &[u8; 8], k: usize, code: &mut [u8; 8], bits: &mut [u64]) {
+    if k == 8 {
+        let c = code.iter().enumerate().fold(0usize, |acc, (i, &v)| acc | (usize::from(v) << (2 * i)));
+        bits[c >> 6] |= 1 << (c & 63);
+        return;
+    }
+    for v in 0..4u8 {
+        if allowed[k] & (1 << v) != 0 {
+            code[k] = v;
+            mark(allowed, k + 1, code, bits);
+        }
+    }
+}
+
+/// Whether the 3 × 3 code (from [`Board::neighbourhood`]) matches one of [`PATTERNS`] for
+/// `color` playing in the centre.
+#[inline]
+#[must_use]
+pub fn matches_pattern(code: u16, color: Color) -> bool {
+    let c = usize::from(code);
+    table().bits[color.index()][c >> 6] & (1 << (c & 63)) != 0
+}
+
+/// Candidate moves gathered by one step of the policy.
+struct Candidates {
+    points: [u16; 24],
+    n: usize,
+}
+
+impl Candidates {
+    fn new() -> Candidates {
+        Candidates { points: [0; 24], n: 0 }
+    }
+
+    fn push(&mut self, p: usize) {
+        if self.n < self.points.len() && !self.points[..self.n].contains(&(p as u16)) {
+            self.points[self.n] = p as u16;
+            self.n += 1;
+        }
+    }
+
+    fn pick<R: RngCore + ?Sized>(&self, rng: &mut R) -> Option<Point> {
+        (self.n > 0).then(|| {
+            let i = ((u64::from(rng.next_u32()) * self.n as u64) >> 32) as usize;
+            Point::from_index(self.points[i] as usize)
+        })
+    }
+}
+
+impl Board {
+    /// Whether `c` may play on the empty padded index `p` in a playout: not the ko point, not
+    /// suicide.
+    #[inline]
+    fn playable(&self, p: usize, c: u8) -> bool {
+        p != self.ko_point_for(c) && !self.is_suicide_at(p, c)
+    }
+
+    /// The playout policy's move for `color` after the opponent's move `last` (`None` after a
+    /// pass or at the start), or `None` when it has none (the player passes). See the module.
+    #[inline]
+    pub fn policy_move<R: RngCore + ?Sized>(
+        &self,
+        color: Color,
+        last: Option<Point>,
+        policy: &Policy,
+        rng: &mut R,
+    ) -> Option<Point> {
+        let c = color as u8;
+        if let Some(l) = last.map(Point::index).filter(|&l| self.cell(l) == c ^ 1) {
+            let mut urgent = Candidates::new();
+            if policy.capture
+                && let Some(lib) = self.atari_at(l)
+                && self.playable(lib, c)
+            {
+                urgent.push(lib);
+            }
+            if policy.escape {
+                self.escapes(l, c, &mut urgent);
+            }
+            if let Some(p) = urgent.pick(rng) {
+                return Some(p);
+            }
+            if policy.patterns {
+                let mut shapes = Candidates::new();
+                for d in crate::board::RING {
+                    let q = (l as isize + d) as usize;
+                    if self.cell(q) == 2
+                        && matches_pattern(self.neighbourhood_at(q), color)
+                        && self.playable(q, c)
+                        && self.self_atari_at(q, c).is_none_or(|size| size == 1 && !policy.avoid_self_atari)
+                    {
+                        shapes.push(q);
+                    }
+                }
+                if let Some(p) = shapes.pick(rng) {
+                    return Some(p);
+                }
+            }
+        }
+        if policy.avoid_self_atari { self.random_sensible_move(c, rng) } else { self.random_playout_move(color, rng) }
+    }
+
+    /// The escapes of own chains next to `l` that are in atari: captures of opposing chains
+    /// in atari that touch them, and extensions that leave two or more liberties.
+    fn escapes(&self, l: usize, c: u8, out: &mut Candidates) {
+        let mut seen = [0u16; 4];
+        for (k, d) in NEIGHBOURS.into_iter().enumerate() {
+            let e = (l as isize + d) as usize;
+            if self.cell(e) != c {
+                continue;
+            }
+            let h = self.head_at(e);
+            if seen.contains(&h) {
+                continue;
+            }
+            seen[k] = h;
+            let Some(lib) = self.atari_at(e) else { continue };
+            // Opposing chains in atari touching this one (walking its stones; big chains are
+            // rarely in atari, and the walk stops at the chain's end).
+            let mut s = h as usize;
+            loop {
+                for d2 in NEIGHBOURS {
+                    let n = (s as isize + d2) as usize;
+                    if self.cell(n) == c ^ 1
+                        && let Some(take) = self.atari_at(n)
+                        && self.playable(take, c)
+                    {
+                        out.push(take);
+                    }
+                }
+                s = self.next_stone(s);
+                if s == h as usize {
+                    break;
+                }
+            }
+            if self.playable(lib, c) && self.self_atari_at(lib, c).is_none() {
+                out.push(lib);
+            }
+        }
+    }
+
+    /// A uniformly random point where `c` may play that fills no own eye and puts no chain of
+    /// two or more stones into atari; `None` when there is none.
+    fn random_sensible_move<R: RngCore + ?Sized>(&self, c: u8, rng: &mut R) -> Option<Point> {
+        let empties = self.empty_slice();
+        let n = empties.len();
+        if n == 0 {
+            return None;
+        }
+        let start = ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize;
+        let ko = self.ko_point_for(c);
+        let mut i = start;
+        loop {
+            let p = empties[i] as usize;
+            if (self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c)))
+                && self.self_atari_at(p, c).is_none_or(|size| size == 1)
+            {
+                return Some(Point::from_index(p));
+            }
+            i += 1;
+            if i == n {
+                i = 0;
+            }
+            if i == start {
+                return None;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, Setup};
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    fn game(text: &str) -> Game {
+        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap()
+    }
+
+    fn at(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    /// The policy's answers over many draws.
+    fn answers(g: &Game, color: Color, last: &str, policy: Policy) -> std::collections::BTreeSet<String> {
+        let mut rng = SmallRng::seed_from_u64(7);
+        (0..200)
+            .filter_map(|_| g.board().policy_move(color, Some(at(last)), &policy, &mut rng))
+            .map(|p| p.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn captures_the_last_stone_in_atari() {
+        let g = game(
+            "
+            . . . . .
+            . . X . .
+            . X O X .
+            . . . . .
+            . . . . .",
+        );
+        // White's C3 has one liberty, C2.
+        let policy = Policy { escape: false, patterns: false, ..Policy::HEAVY };
+        assert_eq!(answers(&g, Color::Black, "C3", policy), ["C2".to_string()].into());
+    }
+
+    #[test]
+    fn escapes_by_extending_or_by_capturing() {
+        // White's D3 put Black's C3 in atari (liberty C2); White's B3 is in atari too (B2).
+        let g = game(
+            "
+            . . . . .
+            . X O . .
+            X O X O .
+            . . . . .
+            . . . . .",
+        );
+        let policy = Policy { capture: false, patterns: false, ..Policy::HEAVY };
+        assert_eq!(answers(&g, Color::Black, "D3", policy), ["B2".to_string(), "C2".to_string()].into());
+    }
+
+    #[test]
+    fn an_extension_into_atari_is_no_escape() {
+        let g = game(
+            "
+            . . . . .
+            . . O . .
+            . O X O .
+            . . . O .
+            . . O . .",
+        );
+        // Extending C3 to C2 leaves the two stones one liberty (B2): a ladder's end.
+        let policy = Policy { capture: false, patterns: false, ..Policy::HEAVY };
+        let got = answers(&g, Color::Black, "D3", policy);
+        assert!(!got.is_empty() && !got.contains("C2"), "{got:?}");
+        // Light playouts play it now and then.
+        let got = answers(&g, Color::Black, "D3", Policy::LIGHT);
+        assert!(got.contains("C2"), "{got:?}");
+    }
+
+    #[test]
+    fn patterns_hold_in_every_orientation_and_for_both_colours() {
+        // Enclosing hane "XOX / ... / ???": the player's stones on both sides of the
+        // opponent's, the move below it.
+        let g = game(
+            "
+            . . . . .
+            . X O X .
+            . . . . .
+            . . . . .
+            . . . . .",
+        );
+        assert!(matches_pattern(g.board().neighbourhood(at("C3")), Color::Black));
+        assert!(!matches_pattern(g.board().neighbourhood(at("C3")), Color::White));
+        // Turned a quarter and colours swapped.
+        let g = game(
+            "
+            . . . . .
+            . O . . .
+            . X . . .
+            . O . . .
+            . . . . .",
+        );
+        assert!(matches_pattern(g.board().neighbourhood(at("C3")), Color::White));
+        assert!(!matches_pattern(g.board().neighbourhood(at("D3")), Color::White));
+        // An empty neighbourhood matches nothing.
+        let g = game(
+            "
+            . . . . .
+            . . . . .
+            . . . . .
+            . . . . .
+            . . . . .",
+        );
+        assert!(!matches_pattern(g.board().neighbourhood(at("C3")), Color::Black));
+        assert!(!matches_pattern(g.board().neighbourhood(at("C3")), Color::White));
+    }
+
+    #[test]
+    fn random_moves_never_put_two_stones_into_atari() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut board = Board::new(9).unwrap();
+            let mut color = Color::Black;
+            let mut passes = 0;
+            for _ in 0..300 {
+                // Without a last move only the random step plays.
+                match board.policy_move(color, None, &Policy::HEAVY, &mut rng) {
+                    Some(p) => {
+                        assert!(board.is_legal(p, color) && !board.is_eye(p, color));
+                        assert!(board.self_atari(p, color).is_none_or(|size| size == 1), "{p} in\n{board}");
+                        board.play_unchecked(p, color);
+                        checked += 1;
+                        passes = 0;
+                    }
+                    None => {
+                        // Nothing sensible left: every legal move is an eye or a big self-atari.
+                        for q in board.empty_points() {
+                            assert!(
+                                !board.is_legal(q, color)
+                                    || board.is_eye(q, color)
+                                    || board.self_atari(q, color).is_some_and(|size| size > 1)
+                            );
+                        }
+                        board.pass();
+                        passes += 1;
+                        if passes == 2 {
+                            break;
+                        }
+                    }
+                }
+                color = !color;
+            }
+        }
+        assert!(checked > 2_000);
+    }
+
+    #[test]
+    fn passes_when_only_its_eye_and_suicides_remain() {
+        let g = game(
+            "
+            . O O O .
+            O X X X O
+            O X . X O
+            O X X X O
+            . O O O .",
+        );
+        let mut rng = SmallRng::seed_from_u64(1);
+        for _ in 0..50 {
+            assert_eq!(g.board().policy_move(Color::Black, None, &Policy::HEAVY, &mut rng), None);
+        }
+    }
+}
