@@ -5,7 +5,8 @@
 //! In order, for the player to move after the opponent's stone at `last`:
 //! 1. **capture** the chain of `last` when it is in atari;
 //! 2. **escape**: an own chain next to `last` in atari takes an opposing chain in atari next
-//!    to it, or extends to its last liberty when that gives it two or more;
+//!    to it, or extends to its last liberty when that gives it two or more and does not run
+//!    into a ladder ([`Board::ladder_captures`]);
 //! 3. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
 //!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player;
 //! 4. else a uniformly random legal move that fills no own eye and — with `avoid_self_atari`
@@ -32,13 +33,18 @@ pub struct Policy {
     pub patterns: bool,
     /// Random moves never put two or more stones into atari.
     pub avoid_self_atari: bool,
+    /// Escapes that run into a ladder are not played (the ladder is read on copies of the
+    /// board).
+    pub ladders: bool,
 }
 
 impl Policy {
     /// Uniform random moves only (the light playouts).
-    pub const LIGHT: Policy = Policy { capture: false, escape: false, patterns: false, avoid_self_atari: false };
+    pub const LIGHT: Policy =
+        Policy { capture: false, escape: false, patterns: false, avoid_self_atari: false, ladders: false };
     /// Every step on.
-    pub const HEAVY: Policy = Policy { capture: true, escape: true, patterns: true, avoid_self_atari: true };
+    pub const HEAVY: Policy =
+        Policy { capture: true, escape: true, patterns: true, avoid_self_atari: true, ladders: true };
 
     /// Whether any step beyond uniform moves is on.
     #[must_use]
@@ -61,6 +67,7 @@ impl std::fmt::Display for Policy {
             (self.escape, "escape"),
             (self.patterns, "patterns"),
             (self.avoid_self_atari, "self-atari"),
+            (self.ladders, "ladders"),
         ];
         let on: Vec<&str> = steps.iter().filter(|s| s.0).map(|s| s.1).collect();
         f.write_str(&on.join(","))
@@ -71,7 +78,7 @@ impl std::str::FromStr for Policy {
     type Err = String;
 
     /// `light`, `heavy`, or a comma-separated list of the steps `capture`, `escape`,
-    /// `patterns`, `self-atari` (those on).
+    /// `patterns`, `self-atari`, `ladders` (those on).
     fn from_str(s: &str) -> Result<Policy, String> {
         match s {
             "light" => return Ok(Policy::LIGHT),
@@ -85,10 +92,11 @@ impl std::str::FromStr for Policy {
                 "escape" => policy.escape = true,
                 "patterns" => policy.patterns = true,
                 "self-atari" => policy.avoid_self_atari = true,
+                "ladders" => policy.ladders = true,
                 other => {
                     return Err(format!(
                         "unknown playout policy step {other:?}: use light, heavy, or a list of capture, escape, \
-                         patterns, self-atari"
+                         patterns, self-atari, ladders"
                     ));
                 }
             }
@@ -268,7 +276,7 @@ impl Board {
                 urgent.push(lib);
             }
             if policy.escape {
-                self.escapes(l, c, &mut urgent);
+                self.escapes(l, c, policy.ladders, &mut urgent);
             }
             if let Some(p) = urgent.pick(rng) {
                 return Some(p);
@@ -295,7 +303,7 @@ impl Board {
 
     /// The escapes of own chains next to `l` that are in atari: captures of opposing chains
     /// in atari that touch them, and extensions that leave two or more liberties.
-    fn escapes(&self, l: usize, c: u8, out: &mut Candidates) {
+    fn escapes(&self, l: usize, c: u8, ladders: bool, out: &mut Candidates) {
         let mut seen = [0u16; 4];
         for (k, d) in NEIGHBOURS.into_iter().enumerate() {
             let e = (l as isize + d) as usize;
@@ -311,11 +319,24 @@ impl Board {
             // Opposing chains in atari touching this one (walking its stones; big chains are
             // rarely in atari, and the walk stops at the chain's end).
             let mut s = h as usize;
+            let mut looked = [0u16; 8];
+            let mut k = 0;
             loop {
                 for d2 in NEIGHBOURS {
                     let n = (s as isize + d2) as usize;
-                    if self.cell(n) == c ^ 1
-                        && let Some(take) = self.atari_at(n)
+                    if self.cell(n) != c ^ 1 {
+                        continue;
+                    }
+                    // Each opposing chain once (the first eight; more is rare).
+                    let o = self.head_at(n);
+                    if looked[..k].contains(&o) {
+                        continue;
+                    }
+                    if k < looked.len() {
+                        looked[k] = o;
+                        k += 1;
+                    }
+                    if let Some(take) = self.atari_at(n)
                         && self.playable(take, c)
                     {
                         out.push(take);
@@ -326,7 +347,10 @@ impl Board {
                     break;
                 }
             }
-            if self.playable(lib, c) && self.self_atari_at(lib, c).is_none() {
+            if self.playable(lib, c)
+                && self.self_atari_at(lib, c).is_none()
+                && !(ladders && self.ladder_captures(Point::from_index(e)))
+            {
                 out.push(lib);
             }
         }
@@ -383,6 +407,17 @@ mod tests {
             .filter_map(|_| g.board().policy_move(color, Some(at(last)), &policy, &mut rng))
             .map(|p| p.to_string())
             .collect()
+    }
+
+    #[test]
+    fn policies_read_and_write_their_names() {
+        for text in ["light", "heavy", "capture", "escape,ladders", "capture,escape,patterns,self-atari"] {
+            let policy: Policy = text.parse().unwrap();
+            assert_eq!(policy.to_string(), text);
+        }
+        assert_eq!("capture,escape,patterns,self-atari,ladders".parse::<Policy>().unwrap(), Policy::HEAVY);
+        let err = "capture,nakade".parse::<Policy>().unwrap_err();
+        assert!(err.contains("\"nakade\"") && err.contains("ladders"), "{err}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use tengen_core::{Board, Color};
+use tengen_core::{Board, Color, Policy};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
@@ -35,5 +35,35 @@ fn playouts_do_not_allocate() {
         assert!(moves > 200 * (size * size) as u64 / 2, "playouts too short to mean anything: {moves} moves");
         assert!(legal > 0);
         assert_eq!(allocated, 0, "{allocated} allocations in 200 playouts on {size}x{size}");
+
+        // The heavy policy (patterns, ladders read on copies of the board) too, once its
+        // pattern table is built.
+        let _ = tengen_core::policy::matches_pattern(0, Color::Black);
+        let before = dhat::HeapStats::get().total_blocks;
+        let mut moves = 0u64;
+        for _ in 0..100 {
+            board.copy_from(&start);
+            let (mut color, mut last, mut passes, mut turns) = (Color::Black, None, 0, 0);
+            while passes < 2 && turns < 3 * size * size {
+                turns += 1;
+                match board.policy_move(color, last, &Policy::HEAVY, &mut rng) {
+                    Some(p) => {
+                        board.play_unchecked(p, color);
+                        moves += 1;
+                        passes = 0;
+                        last = Some(p);
+                    }
+                    None => {
+                        board.pass();
+                        passes += 1;
+                        last = None;
+                    }
+                }
+                color = !color;
+            }
+        }
+        let allocated = dhat::HeapStats::get().total_blocks - before;
+        assert!(moves > 100 * (size * size) as u64 / 2, "heavy playouts too short: {moves} moves");
+        assert_eq!(allocated, 0, "{allocated} allocations in 100 heavy playouts on {size}x{size}");
     }
 }

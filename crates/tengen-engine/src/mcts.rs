@@ -50,6 +50,9 @@ pub struct SearchParams {
     pub priors: bool,
     /// Keep the part of the tree under the moves played since the last search.
     pub reuse_tree: bool,
+    /// After each decision, one line on stderr: the move, its win rate and score, the
+    /// simulations (new and kept) and the principal variation.
+    pub verbose: bool,
     /// 0: play the most visited move. Above 0: choose among the root's moves with
     /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
     pub temperature: f32,
@@ -95,6 +98,7 @@ impl Default for SearchParams {
             policy: Policy::HEAVY,
             priors: true,
             reuse_tree: true,
+            verbose: false,
             threads: 1,
         }
     }
@@ -283,12 +287,13 @@ fn compact(old: &[Node], id: usize, keep: impl Fn(&Node) -> bool) -> Vec<Node> {
             continue;
         }
         let first = nodes.len();
-        for c in node.first_child as usize..(node.first_child + node.children) as usize {
-            if at_root && !keep(&old[c]) {
+        let range = node.first_child as usize..(node.first_child + node.children) as usize;
+        for (c, child) in range.clone().zip(&old[range]) {
+            if at_root && !keep(child) {
                 continue;
             }
             queue.push_back((c, nodes.len()));
-            nodes.push(old[c]);
+            nodes.push(*child);
         }
         at_root = false;
         nodes[to].first_child = first as u32;
@@ -337,7 +342,14 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f3
     }
     match board.self_atari(p, player) {
         Some(size) if size >= 2 || captured == 0 => add(20.0, 0.0),
-        None if saved > 0 => add(20.0, 1.0),
+        // Running from atari: good unless the chain runs into a ladder.
+        None if saved > 0 => {
+            if board.ladder_captures(p_stone_in_atari(board, p, player)) {
+                add(20.0, 0.05);
+            } else {
+                add(20.0, 1.0);
+            }
+        }
         _ => {}
     }
     let code = board.neighbourhood(p);
@@ -358,6 +370,17 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f3
         add(20.0, 0.1);
     }
     (n, w)
+}
+
+/// A stone of `player`'s chain next to `p` whose last liberty is `p` (there is one: the move
+/// saves it).
+fn p_stone_in_atari(board: &Board, p: Point, player: Color) -> Point {
+    let (c, r) = (i32::from(p.col()), i32::from(p.row()));
+    [(0, 1), (0, -1), (1, 0), (-1, 0)]
+        .into_iter()
+        .filter_map(|(dc, dr)| Point::new(u8::try_from(c + dc).ok()?, u8::try_from(r + dr).ok()?))
+        .find(|&n| board.contains(n) && board.get(n) == Some(player) && board.atari_liberty(n) == Some(p))
+        .unwrap_or(p)
 }
 
 /// Adds `moves` and a pass as the children of `id`, made by `player`; with `priors` (one per
@@ -417,6 +440,27 @@ impl Mcts {
     #[must_use]
     pub fn params(&self) -> &SearchParams {
         &self.params
+    }
+
+    /// The most visited line of the last search's tree, up to `length` moves.
+    fn principal_variation(&self, length: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut id = 0;
+        while pv.len() < length && self.nodes.get(id).is_some_and(|n| n.expanded) {
+            let n = self.nodes[id];
+            let f = n.first_child as usize;
+            let Some((j, best)) =
+                self.nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits)
+            else {
+                break;
+            };
+            if best.visits == 0 {
+                break;
+            }
+            pv.push(to_move(best.mv));
+            id = f + j;
+        }
+        pv
     }
 
     /// The subtree of the last search's tree for the position of `game`, when it was reached
@@ -516,7 +560,11 @@ impl Mcts {
         std::thread::scope(|scope| {
             for worker in rest.iter_mut() {
                 let shared = &shared;
-                scope.spawn(move || worker.run(shared, None));
+                // Ladder reading keeps a few boards per step on the stack.
+                std::thread::Builder::new()
+                    .stack_size(16 << 20)
+                    .spawn_scoped(scope, move || worker.run(shared, None))
+                    .expect("a search thread");
             }
             first.run(&shared, monitor);
         });
@@ -828,8 +876,23 @@ impl Engine for Mcts {
         if let Some(b) = budget {
             self.params.time = Some(own.map_or(b, |t| t.min(b)));
         }
+        let started = Instant::now();
         let result = self.search(game, color);
         self.params.time = own;
+        if self.params.verbose {
+            let pv = self.principal_variation(8).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+            eprintln!(
+                "tengen: {} {} win {:.1}% after {} simulations ({} kept) in {:.2} s, {:.0}/s; pv {}",
+                if color == Color::Black { "B" } else { "W" },
+                result.best,
+                100.0 * result.win_rate,
+                result.playouts,
+                result.reused,
+                started.elapsed().as_secs_f64(),
+                f64::from(result.playouts) / started.elapsed().as_secs_f64().max(1e-9),
+                pv
+            );
+        }
         if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {
             return Decision::Resign;
         }
@@ -921,7 +984,12 @@ mod tests {
         assert!(second.reused > 100, "kept {} simulations", second.reused);
         let visits: u32 = second.moves.iter().map(|m| m.1).sum();
         // The kept visits count, less the few that reached the node before it had children.
-        assert!(visits > second.playouts && visits <= second.playouts + second.reused, "{visits} {} {}", second.playouts, second.reused);
+        assert!(
+            visits > second.playouts && visits <= second.playouts + second.reused,
+            "{visits} {} {}",
+            second.playouts,
+            second.reused
+        );
         // Asked for the other colour, or after an undo to another position: afresh.
         assert_eq!(mcts.search(&game, Color::White).reused, 0);
         let mut other = Game::new(7, Rules::chinese()).unwrap();

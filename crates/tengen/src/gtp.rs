@@ -33,12 +33,27 @@ pub struct GtpArgs {
     #[arg(long)]
     random: bool,
     /// Playout policy: heavy (the default), light (uniform random moves), or a list of the
-    /// steps capture, escape, patterns, self-atari — for measuring each.
+    /// steps capture, escape, patterns, self-atari, ladders — for measuring each.
     #[arg(long, default_value = "heavy")]
     policy: tengen_core::Policy,
     /// Start new tree nodes without prior knowledge (for measuring what the priors bring).
     #[arg(long)]
     no_priors: bool,
+    /// Start every search afresh instead of keeping the tree under the moves played.
+    #[arg(long)]
+    no_reuse: bool,
+    /// UCT exploration constant (tuning; see `SearchParams`).
+    #[arg(long)]
+    exploration: Option<f32>,
+    /// RAVE equivalence in simulations (tuning; see `SearchParams`).
+    #[arg(long)]
+    rave_equivalence: Option<f32>,
+    /// After each move, a line on stderr: win rate, simulations, principal variation.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Visits before a leaf is expanded (tuning; see `SearchParams`).
+    #[arg(long)]
+    expand_after: Option<u32>,
 }
 
 /// Answers GTP commands until `quit` or the end of the input.
@@ -57,6 +72,11 @@ pub fn run(args: &GtpArgs) -> Result<()> {
             seed: args.seed,
             policy: args.policy,
             priors: !args.no_priors,
+            reuse_tree: !args.no_reuse,
+            verbose: args.verbose,
+            exploration: args.exploration.unwrap_or(base.exploration),
+            rave_equivalence: args.rave_equivalence.unwrap_or(base.rave_equivalence),
+            expand_after: args.expand_after.unwrap_or(base.expand_after).max(1),
             threads: usize::from(args.threads),
             ..base
         };

@@ -21,13 +21,14 @@ use crate::point::{DIAGONALS, MAX_SIZE, MIN_SIZE, NEIGHBOURS, Point, STRIDE};
 use crate::zobrist::key;
 
 mod check;
-mod tactics;
 mod display;
+mod ladder;
 mod table;
+mod tactics;
 
 pub(crate) use table::PointSet;
-pub(crate) use tactics::RING;
 use table::Table;
+pub(crate) use tactics::RING;
 
 /// Cell contents in the padded array: 0 and 1 are the colours' indices.
 const EMPTY: u8 = 2;

@@ -107,13 +107,21 @@ impl Board {
 
     #[inline]
     pub(crate) fn self_atari_at(&self, p: usize, c: u8) -> Option<usize> {
-        let mut libs = [0u16; 5];
-        let mut n = 0;
         // Two empty neighbours: two liberties at once.
-        let nbr = self.nbr[p];
-        if (nbr >> 8) & 15 >= 2 {
+        if (self.nbr[p] >> 8) & 15 >= 2 {
             return None;
         }
+        let (libs, size) = self.liberties_after(p, c, 1);
+        (libs < 2).then_some(size)
+    }
+
+    /// The liberties (up to `max` + 1, at most 3, meaning "more") that the chain of a stone
+    /// of colour `c` on the empty point `p` would have, and the stones in it. A capture of
+    /// two or more stones counts as `max` + 1 liberties; of one stone, as its point.
+    #[inline]
+    pub(crate) fn liberties_after(&self, p: usize, c: u8, max: usize) -> (usize, usize) {
+        let mut libs = [0u16; 5];
+        let mut n = 0;
         let mut size = 1;
         let mut heads = [0u16; 4];
         for (k, d) in NEIGHBOURS.into_iter().enumerate() {
@@ -135,9 +143,9 @@ impl Board {
                     if cell == c {
                         size += self.chains[h as usize].size as usize;
                         let mut own = [0u16; 5];
-                        let m = self.libs_upto(e, 2, p, &mut own);
+                        let m = self.libs_upto(e, max, p, &mut own);
                         for &l in &own[..m] {
-                            if !libs[..n].contains(&l) {
+                            if !libs[..n].contains(&l) && n <= max {
                                 libs[n] = l;
                                 n += 1;
                             }
@@ -145,7 +153,7 @@ impl Board {
                     } else if !self.has_liberty_besides(p, h) {
                         // Captured: its stones' points become liberties.
                         if self.chains[h as usize].size > 1 {
-                            return None;
+                            return (max + 1, size);
                         }
                         if !libs[..n].contains(&(e as u16)) {
                             libs[n] = e as u16;
@@ -154,11 +162,11 @@ impl Board {
                     }
                 }
             }
-            if n >= 2 {
-                return None;
+            if n > max {
+                return (max + 1, size);
             }
         }
-        Some(size)
+        (n, size)
     }
 
     /// What `color` playing on the empty point `p` does to the chains next to it that have
