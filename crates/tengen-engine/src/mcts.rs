@@ -48,6 +48,11 @@ pub struct SearchParams {
     /// New nodes start with prior knowledge in their AMAF statistics (captures, escapes,
     /// self-ataris, shapes, nearness to the last move, empty first-line points).
     pub priors: bool,
+    /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
+    /// tanh(margin / board size)). Above 0, the search prefers winning by more and losing by
+    /// less — it keeps playing sound moves when far ahead or behind, where every move wins or
+    /// loses alike. Reported win rates stay pure.
+    pub score_weight: f32,
     /// Keep the part of the tree under the moves played since the last search.
     pub reuse_tree: bool,
     /// After each decision, one line on stderr: the move, its win rate and score, the
@@ -98,6 +103,7 @@ impl Default for SearchParams {
             policy: Policy::HEAVY,
             priors: true,
             reuse_tree: true,
+            score_weight: 0.0,
             verbose: false,
             threads: 1,
         }
@@ -135,6 +141,9 @@ struct Node {
     visits: u32,
     /// Wins for `player`.
     wins: f32,
+    /// What selection maximises, summed for `player`: wins blended with the score margin
+    /// (see [`SearchParams::score_weight`]).
+    utility: f32,
     /// Final scores (area minus komi) summed from `player`'s side.
     score: f32,
     /// Their squares.
@@ -190,6 +199,8 @@ struct Shared<'a> {
     root_board: &'a Board,
     color: Color,
     komi_and_bonus: f32,
+    /// The margin (in points) at which the score term of the utility is at tanh(1).
+    score_scale: f32,
     opponent_passed: bool,
     max_moves: u32,
     started: Instant,
@@ -410,7 +421,7 @@ fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
     for (c, child) in nodes[first..first + node.children as usize].iter().enumerate() {
         let c = first + c;
         let n = child.visits as f32;
-        let q = if child.visits > 0 { child.wins / n } else { 0.5 };
+        let q = if child.visits > 0 { child.utility / n } else { 0.5 };
         // A child without AMAF statistics (a pass never has any) is judged by its own win
         // rate alone: a neutral AMAF default would make passing look good to the side behind.
         let (amaf, beta) = if child.rave_visits > 0.0 {
@@ -550,6 +561,7 @@ impl Mcts {
             root_board,
             color,
             komi_and_bonus: rules.komi.points() as f32 + bonus,
+            score_scale: root_board.size() as f32,
             opponent_passed: matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color),
             max_moves: 3 * (root_board.size() * root_board.size()) as u32,
             started: Instant::now(),
@@ -693,6 +705,12 @@ impl Worker {
         } else {
             0.5
         };
+        let w = params.score_weight;
+        let black_utility = if w > 0.0 {
+            (1.0 - w) * black_wins + w * (0.5 + 0.5 * (score / shared.score_scale).tanh())
+        } else {
+            black_wins
+        };
         self.first_players(tree_moves);
         {
             let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -700,7 +718,7 @@ impl Worker {
             if expand && !nodes[leaf].expanded {
                 add_children(&mut nodes, leaf, leaf_player, &self.children, &self.priors);
             }
-            self.back_up(&mut nodes, tree_moves, black_wins, score);
+            self.back_up(&mut nodes, tree_moves, black_wins, score, black_utility);
         }
         // Ownership from every fourth playout: the same expectation for a quarter of the
         // scans (measured: see the commit).
@@ -746,11 +764,12 @@ impl Worker {
 
     /// Backs a result up the path, with AMAF updates of every path node's children. The
     /// visits were counted on the way down.
-    fn back_up(&mut self, nodes: &mut [Node], tree_moves: usize, black_wins: f32, black_score: f32) {
+    fn back_up(&mut self, nodes: &mut [Node], tree_moves: usize, black_wins: f32, black_score: f32, black_utility: f32) {
         for depth in (0..self.path.len()).rev() {
             let id = self.path[depth];
             let node = &mut nodes[id];
             node.wins += if node.player == 0 { black_wins } else { 1.0 - black_wins };
+            node.utility += if node.player == 0 { black_utility } else { 1.0 - black_utility };
             node.score += if node.player == 0 { black_score } else { -black_score };
             node.score_sq += black_score * black_score;
             if depth < tree_moves {

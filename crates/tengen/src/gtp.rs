@@ -51,6 +51,9 @@ pub struct GtpArgs {
     /// After each move, a line on stderr: win rate, simulations, principal variation.
     #[arg(long, short)]
     verbose: bool,
+    /// Weight of the score margin in the search's utility, 0 to 1 (tuning; see `SearchParams`).
+    #[arg(long)]
+    score_weight: Option<f32>,
     /// Visits before a leaf is expanded (tuning; see `SearchParams`).
     #[arg(long)]
     expand_after: Option<u32>,
@@ -74,6 +77,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
             priors: !args.no_priors,
             reuse_tree: !args.no_reuse,
             verbose: args.verbose,
+            score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
             exploration: args.exploration.unwrap_or(base.exploration),
             rave_equivalence: args.rave_equivalence.unwrap_or(base.rave_equivalence),
             expand_after: args.expand_after.unwrap_or(base.expand_after).max(1),
