@@ -92,7 +92,7 @@ impl Default for SearchParams {
         SearchParams {
             playouts: 10_000,
             time: None,
-            exploration: 0.3,
+            exploration: 0.1,
             rave_equivalence: 1000.0,
             expand_after: 2,
             resign_below: 0.05,
