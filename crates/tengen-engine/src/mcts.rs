@@ -103,7 +103,7 @@ impl Default for SearchParams {
             policy: Policy::HEAVY,
             priors: true,
             reuse_tree: true,
-            score_weight: 0.0,
+            score_weight: 0.1,
             verbose: false,
             threads: 1,
         }

@@ -56,6 +56,9 @@ struct Record {
     a_black: bool,
     error: Option<String>,
     disagreement: bool,
+    /// The game ended by counting (both engines asked for their dead stones), not by a
+    /// resignation, time or an error.
+    counted: bool,
 }
 
 #[derive(Default)]
@@ -182,6 +185,7 @@ fn play_game(args: &MatchArgs, index: usize, opening: &[Point], clocks: &mut Clo
     // Counting: after two passes, or when the game reached the move cap.
     let mut result_text = None;
     if game.outcome().is_none() {
+        record.counted = true;
         let dead = match &args.referee {
             Some(command) => {
                 let mut referee = Client::start(command)?;
@@ -312,9 +316,10 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     );
     println!("mean seconds per move: A {:.3}, B {:.3}", mean(0), mean(1));
     println!(
-        "errors: {}; dead-stone disagreements: {}; games without result: {}",
+        "errors: {}; dead-stone disagreements: {} of {} counted games; games without result: {}",
         errors.len(),
         records.iter().filter(|r| r.disagreement).count(),
+        records.iter().filter(|r| r.counted).count(),
         records.len() - scored.len()
     );
     for e in errors {

@@ -211,6 +211,30 @@ fn gtp_on_standard_input() {
 }
 
 #[test]
+fn gtp_verbose_reports_each_decision_and_tuning_flags_apply() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--playouts", "1500", "--policy", "light", "--no-priors", "--score-weight", "0", "-v"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"boardsize 9
+genmove b
+genmove w
+quit
+").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("tengen: ")).collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].starts_with("tengen: B ") && lines[0].contains("after 1500 simulations (0 kept)"), "{err}");
+    assert!(lines[1].starts_with("tengen: W ") && lines[1].contains(" pv "), "{err}");
+}
+
+#[test]
 fn analysis_streams_until_the_next_command() {
     use std::io::{BufRead, BufReader, Write};
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
@@ -391,12 +415,19 @@ fn bench_search_prints_one_line() {
     assert_eq!(code, 0, "{err}");
     let line = out.trim();
     assert_eq!(out.lines().count(), 1, "{out}");
-    assert!(line.starts_with("search size=9 threads=1 seconds="), "{line}");
+    assert!(line.starts_with("search size=9 threads=1 policy=heavy seconds="), "{line}");
     let playouts: u64 = line.split("playouts=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(playouts > 100, "{line}");
     let (code, out, err) = tengen(&["bench", "search", "--size", "9", "--seconds", "0.2", "--threads", "2"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("search size=9 threads=2 seconds="), "{out}");
+    assert!(out.starts_with("search size=9 threads=2 policy=heavy seconds="), "{out}");
+    let (code, out, err) =
+        tengen(&["bench", "search", "--size", "9", "--seconds", "0.2", "--policy", "capture,nakade"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("search size=9 threads=1 policy=capture,nakade seconds="), "{out}");
+    let (code, _, err) = tengen(&["bench", "search", "--policy", "heavy,fast"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("unknown playout policy step"), "{err}");
     let (code, _, err) = tengen(&["bench", "search", "--threads", "0"]);
     assert_ne!(code, 0);
     assert!(err.contains("--threads must be 1 to 256"), "{err}");
