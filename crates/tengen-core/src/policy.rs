@@ -43,8 +43,14 @@ pub struct Policy {
 
 impl Policy {
     /// Uniform random moves only (the light playouts).
-    pub const LIGHT: Policy =
-        Policy { capture: false, escape: false, patterns: false, avoid_self_atari: false, ladders: false, nakade: false };
+    pub const LIGHT: Policy = Policy {
+        capture: false,
+        escape: false,
+        patterns: false,
+        avoid_self_atari: false,
+        ladders: false,
+        nakade: false,
+    };
     /// The engine's default: every step but ladder reading, which costs a quarter of the
     /// playouts' speed and lost more games than it won (measured: see ARCHITECTURE.md).
     pub const HEAVY: Policy =
@@ -361,9 +367,10 @@ impl Board {
             }
             // The middle point touches both others.
             let touches = |a: usize, b: usize| NEIGHBOURS.iter().any(|&d| (a as isize + d) as usize == b);
-            let middle = region[..3].iter().copied().find(|&m| {
-                region[..3].iter().filter(|&&o| o != m && touches(m, o)).count() == 2
-            })?;
+            let middle = region[..3]
+                .iter()
+                .copied()
+                .find(|&m| region[..3].iter().filter(|&&o| o != m && touches(m, o)).count() == 2)?;
             if self.playable(middle, c) && (owner == c || self.self_atari_at(middle, c).is_none_or(|size| size == 1)) {
                 return Some(Point::from_index(middle));
             }

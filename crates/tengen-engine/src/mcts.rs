@@ -55,6 +55,10 @@ pub struct SearchParams {
     pub score_weight: f32,
     /// Keep the part of the tree under the moves played since the last search.
     pub reuse_tree: bool,
+    /// Transpositions: a leaf whose position (stones, player to move, ko point, a pass just
+    /// played) already has an expanded node elsewhere in this search's tree shares that
+    /// node's children, so that their statistics gather every move order.
+    pub transpositions: bool,
     /// After each decision, one line on stderr: the move, its win rate and score, the
     /// simulations (new and kept) and the principal variation.
     pub verbose: bool,
@@ -103,6 +107,7 @@ impl Default for SearchParams {
             policy: Policy::HEAVY,
             priors: true,
             reuse_tree: true,
+            transpositions: false,
             score_weight: 0.1,
             verbose: false,
             threads: 1,
@@ -206,6 +211,9 @@ struct Shared<'a> {
     started: Instant,
     /// Simulations claimed so far, by all workers.
     claimed: AtomicU32,
+    /// Expanded nodes by position key (see [`position_key`]), when transpositions are on.
+    /// Locked only while the tree is locked.
+    table: Mutex<std::collections::HashMap<u64, u32>>,
     /// Set when the time is up.
     stop: AtomicBool,
 }
@@ -291,13 +299,22 @@ fn compact(old: &[Node], id: usize, keep: impl Fn(&Node) -> bool) -> Vec<Node> {
     nodes.push(old[id]);
     // (old id, new id) of the nodes whose children are still to be copied.
     let mut queue = std::collections::VecDeque::from([(id, 0usize)]);
+    // Children shared by transposed nodes are copied once: old first child → new.
+    let mut copied: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
     let mut at_root = true;
     while let Some((from, to)) = queue.pop_front() {
         let node = old[from];
         if !node.expanded {
             continue;
         }
+        if !at_root && let Some(&first) = copied.get(&node.first_child) {
+            nodes[to].first_child = first;
+            continue;
+        }
         let first = nodes.len();
+        if !at_root {
+            copied.insert(node.first_child, first as u32);
+        }
         let range = node.first_child as usize..(node.first_child + node.children) as usize;
         for (c, child) in range.clone().zip(&old[range]) {
             if at_root && !keep(child) {
@@ -392,6 +409,16 @@ fn p_stone_in_atari(board: &Board, p: Point, player: Color) -> Point {
         .filter_map(|(dc, dr)| Point::new(u8::try_from(c + dc).ok()?, u8::try_from(r + dr).ok()?))
         .find(|&n| board.contains(n) && board.get(n) == Some(player) && board.atari_liberty(n) == Some(p))
         .unwrap_or(p)
+}
+
+/// The key of a position in the tree: the stones' hash, the player to move, the simple-ko
+/// point and whether the last move was a pass (a second one ends the game).
+fn position_key(board: &Board, to_play: Color, passed: bool) -> u64 {
+    let ko = board.ko().map_or(0, |(p, _)| p.index() as u64 + 1);
+    board.hash()
+        ^ (to_play.index() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ ko.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+        ^ u64::from(passed).wrapping_mul(0x1656_67b1_9e37_79f9)
 }
 
 /// Adds `moves` and a pass as the children of `id`, made by `player`; with `priors` (one per
@@ -566,6 +593,7 @@ impl Mcts {
             max_moves: 3 * (root_board.size() * root_board.size()) as u32,
             started: Instant::now(),
             claimed: AtomicU32::new(0),
+            table: Mutex::new(std::collections::HashMap::new()),
             stop: AtomicBool::new(false),
         };
         let (first, rest) = self.workers.split_first_mut().expect("at least one worker");
@@ -657,7 +685,9 @@ impl Worker {
             let mut id = 0usize;
             nodes[0].visits += 1;
             self.path.push(0);
-            while nodes[id].expanded {
+            // Shared children (transpositions) could lead round a cycle of positions: the
+            // descent stops at the game's move cap.
+            while nodes[id].expanded && self.sequence.len() < shared.max_moves as usize {
                 id = select(&nodes, params, id);
                 nodes[id].visits += 1;
                 self.path.push(id);
@@ -676,8 +706,29 @@ impl Worker {
                     break;
                 }
             }
-            if !ended && nodes[id].visits >= params.expand_after && nodes.len() < params.max_nodes {
+            if !ended
+                && !nodes[id].expanded
+                && nodes[id].visits >= params.expand_after
+                && nodes.len() < params.max_nodes
+            {
                 expand = true;
+                if params.transpositions {
+                    let key = position_key(&self.board, to_play, passes > 0);
+                    let mut table = shared.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    match table.get(&key).map(|&t| t as usize) {
+                        Some(other) if other != id && nodes[other].expanded => {
+                            let (first, children) = (nodes[other].first_child, nodes[other].children);
+                            let node = &mut nodes[id];
+                            node.first_child = first;
+                            node.children = children;
+                            node.expanded = true;
+                            expand = false;
+                        }
+                        _ => {
+                            table.insert(key, id as u32);
+                        }
+                    }
+                }
             }
         }
         // The leaf's children, found unlocked and added at back-up unless another thread did.
@@ -764,7 +815,14 @@ impl Worker {
 
     /// Backs a result up the path, with AMAF updates of every path node's children. The
     /// visits were counted on the way down.
-    fn back_up(&mut self, nodes: &mut [Node], tree_moves: usize, black_wins: f32, black_score: f32, black_utility: f32) {
+    fn back_up(
+        &mut self,
+        nodes: &mut [Node],
+        tree_moves: usize,
+        black_wins: f32,
+        black_score: f32,
+        black_utility: f32,
+    ) {
         for depth in (0..self.path.len()).rev() {
             let id = self.path[depth];
             let node = &mut nodes[id];
@@ -1020,12 +1078,53 @@ mod tests {
         assert_eq!(mcts.search(&game, Color::Black).reused, 0);
     }
 
+    /// Expanded nodes that share their children with another one.
+    fn shared_children(nodes: &[Node]) -> usize {
+        let mut seen = std::collections::HashMap::new();
+        for n in nodes.iter().filter(|n| n.expanded) {
+            *seen.entry(n.first_child).or_insert(0) += 1;
+        }
+        seen.values().filter(|&&k| k > 1).count()
+    }
+
+    #[test]
+    fn transposed_positions_share_their_children() {
+        let mut game = Game::new(7, Rules::chinese()).unwrap();
+        let params = SearchParams { playouts: 20_000, transpositions: true, ..SearchParams::default() };
+        let mut mcts = Mcts::new(params.clone());
+        let first = mcts.search(&game, Color::Black);
+        assert!(shared_children(&mcts.nodes) > 10, "{} shared", shared_children(&mcts.nodes));
+        // Every visit is still backed up through the root's children.
+        assert_eq!(first.moves.iter().map(|m| m.1).sum::<u32>(), 20_000);
+        // Without them, nothing is shared.
+        let mut plain = Mcts::new(SearchParams { transpositions: false, ..params });
+        plain.search(&game, Color::Black);
+        assert_eq!(shared_children(&plain.nodes), 0);
+        // The kept tree keeps the sharing (children copied once).
+        game.play(first.best).unwrap();
+        let Move::Play(p) = first.best else { panic!("a stone") };
+        let reply = {
+            let root = mcts.nodes[0];
+            let f = root.first_child as usize;
+            let child = *mcts.nodes[f..f + root.children as usize].iter().find(|n| n.mv == p.index() as u16).unwrap();
+            let g = child.first_child as usize;
+            to_move(mcts.nodes[g..g + child.children as usize].iter().max_by_key(|n| n.visits).unwrap().mv)
+        };
+        game.play(reply).unwrap();
+        let second = mcts.search(&game, Color::Black);
+        assert!(second.reused > 100);
+        assert!(shared_children(&mcts.nodes) > 0);
+        for (mv, _, _) in &second.moves {
+            assert!(game.check(Color::Black, *mv).is_ok());
+        }
+    }
+
     #[test]
     fn a_kept_tree_offers_only_legal_moves() {
         // Self-play with a kept tree: every root move the search reports is legal, superko
         // included, and the game never needs a move the game refuses.
         let mut game = Game::new(5, Rules::chinese()).unwrap();
-        let mut mcts = Mcts::new(SearchParams { playouts: 400, ..SearchParams::default() });
+        let mut mcts = Mcts::new(SearchParams { playouts: 400, transpositions: true, ..SearchParams::default() });
         let mut kept = 0;
         for _ in 0..60 {
             if game.phase() != tengen_core::Phase::Playing {

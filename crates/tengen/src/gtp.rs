@@ -39,6 +39,9 @@ pub struct GtpArgs {
     /// Start new tree nodes without prior knowledge (for measuring what the priors bring).
     #[arg(long)]
     no_priors: bool,
+    /// Share the children of transposed positions (tuning; see `SearchParams`).
+    #[arg(long)]
+    transpositions: bool,
     /// Start every search afresh instead of keeping the tree under the moves played.
     #[arg(long)]
     no_reuse: bool,
@@ -76,6 +79,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
             policy: args.policy,
             priors: !args.no_priors,
             reuse_tree: !args.no_reuse,
+            transpositions: args.transpositions,
             verbose: args.verbose,
             score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
             exploration: args.exploration.unwrap_or(base.exploration),

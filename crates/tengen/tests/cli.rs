@@ -220,11 +220,18 @@ fn gtp_verbose_reports_each_decision_and_tuning_flags_apply() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"boardsize 9
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"boardsize 9
 genmove b
 genmove w
 quit
-").unwrap();
+",
+        )
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
