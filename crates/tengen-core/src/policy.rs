@@ -5,8 +5,8 @@
 //! In order, for the player to move after the opponent's stone at `last`:
 //! 1. **capture** the chain of `last` when it is in atari;
 //! 2. **escape**: an own chain next to `last` in atari takes an opposing chain in atari next
-//!    to it, or extends to its last liberty when that gives it two or more and does not run
-//!    into a ladder ([`Board::ladder_captures`]);
+//!    to it, or extends to its last liberty when that gives it two or more (and, with
+//!    `ladders`, does not run into a ladder: [`Board::ladder_captures`]);
 //! 3. **nakade** (off by default): the middle of a three-point eye space next to `last`;
 //! 4. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
 //!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player;
