@@ -447,7 +447,7 @@ impl Board {
         loop {
             let p = empties[i] as usize;
             if (self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c)))
-                && self.self_atari_at(p, c).is_none_or(|size| size == 1)
+                && !self.big_self_atari_at(p, c)
             {
                 return Some(Point::from_index(p));
             }

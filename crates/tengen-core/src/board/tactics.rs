@@ -115,6 +115,18 @@ impl Board {
         (libs < 2).then_some(size)
     }
 
+    /// Whether `c` on the empty point `p` would put two or more stones into atari (or commit
+    /// such a suicide): [`Board::self_atari`] of size 2 or more, with quick exits for the
+    /// usual cases — two empty neighbours, or no own stone next to `p` (a lone stone).
+    #[inline]
+    pub(crate) fn big_self_atari_at(&self, p: usize, c: u8) -> bool {
+        if (self.nbr[p] >> 8) & 15 >= 2 {
+            return false;
+        }
+        let own = NEIGHBOURS.iter().any(|&d| self.cells[(p as isize + d) as usize] == c);
+        own && self.liberties_after(p, c, 1).0 < 2
+    }
+
     /// The liberties (up to `max` + 1, at most 3, meaning "more") that the chain of a stone
     /// of colour `c` on the empty point `p` would have, and the stones in it. A capture of
     /// two or more stones counts as `max` + 1 liberties; of one stone, as its point.
