@@ -373,7 +373,7 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f3
         Some(size) if size >= 2 || captured == 0 => add(20.0, 0.0),
         // Running from atari: good unless the chain runs into a ladder.
         None if saved > 0 => {
-            if board.ladder_captures(p_stone_in_atari(board, p, player)) {
+            if board.ladder_captures(stone_saved_at(board, p, player)) {
                 add(20.0, 0.05);
             } else {
                 add(20.0, 1.0);
@@ -403,7 +403,7 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f3
 
 /// A stone of `player`'s chain next to `p` whose last liberty is `p` (there is one: the move
 /// saves it).
-fn p_stone_in_atari(board: &Board, p: Point, player: Color) -> Point {
+fn stone_saved_at(board: &Board, p: Point, player: Color) -> Point {
     let (c, r) = (i32::from(p.col()), i32::from(p.row()));
     [(0, 1), (0, -1), (1, 0), (-1, 0)]
         .into_iter()
