@@ -152,15 +152,7 @@ pub(crate) fn neighbours(board: &Board, p: Point) -> impl Iterator<Item = Point>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Game, Setup};
-
-    fn board(text: &str) -> Board {
-        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
-    }
-
-    fn at(s: &str) -> Point {
-        s.parse().unwrap()
-    }
+    use crate::test_support::{at, board};
 
     #[test]
     fn two_eyes_live_one_eye_does_not() {

@@ -14,6 +14,8 @@ pub mod rules;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod setup;
+#[cfg(test)]
+mod test_support;
 pub mod unconditional;
 mod zobrist;
 

@@ -21,6 +21,19 @@ impl Board {
     /// [`Board::is_eye`]), or `None` when there is none. Never allocates.
     #[inline]
     pub fn random_playout_move<R: RngCore + ?Sized>(&self, color: Color, rng: &mut R) -> Option<Point> {
+        self.random_move_where(color as u8, rng, |_| true)
+    }
+
+    /// A uniformly random point where colour `c` may play, that is not one of its own eyes
+    /// and that `accept` takes (a padded index), or `None`: a scan of the empty points from a
+    /// random start. Never allocates.
+    #[inline(always)]
+    pub(crate) fn random_move_where<R: RngCore + ?Sized>(
+        &self,
+        c: u8,
+        rng: &mut R,
+        accept: impl Fn(usize) -> bool,
+    ) -> Option<Point> {
         let empties = self.empty_slice();
         let n = empties.len();
         if n == 0 {
@@ -28,13 +41,14 @@ impl Board {
         }
         // Lemire's multiply-shift: a uniform start index without a division.
         let start = ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize;
-        let c = color as u8;
         let ko = self.ko_point_for(c);
         let mut i = start;
         loop {
             let p = empties[i] as usize;
             // A point next to an empty one is legal and no eye: the usual case, one load.
-            if self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c)) {
+            if (self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c)))
+                && accept(p)
+            {
                 return Some(Point::from_index(p));
             }
             i += 1;

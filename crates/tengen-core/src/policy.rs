@@ -55,18 +55,12 @@ impl Policy {
     /// playouts' speed and lost more games than it won (measured: see ARCHITECTURE.md).
     pub const HEAVY: Policy =
         Policy { capture: true, escape: true, patterns: true, avoid_self_atari: true, ladders: false, nakade: false };
-
-    /// Whether any step beyond uniform moves is on.
-    #[must_use]
-    pub fn is_light(&self) -> bool {
-        *self == Policy::LIGHT
-    }
 }
 
 impl std::fmt::Display for Policy {
     /// The form [`Policy::from_str`](std::str::FromStr) reads.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_light() {
+        if *self == Policy::LIGHT {
             return f.write_str("light");
         }
         if *self == Policy::HEAVY {
@@ -261,13 +255,6 @@ impl Candidates {
 }
 
 impl Board {
-    /// Whether `c` may play on the empty padded index `p` in a playout: not the ko point, not
-    /// suicide.
-    #[inline]
-    fn playable(&self, p: usize, c: u8) -> bool {
-        p != self.ko_point_for(c) && !self.is_suicide_at(p, c)
-    }
-
     /// The playout policy's move for `color` after the opponent's move `last` (`None` after a
     /// pass or at the start), or `None` when it has none (the player passes). See the module.
     #[inline]
@@ -283,7 +270,7 @@ impl Board {
             let mut urgent = Candidates::new();
             if policy.capture
                 && let Some(lib) = self.atari_at(l)
-                && self.playable(lib, c)
+                && self.playable_at(lib, c)
             {
                 urgent.push(lib);
             }
@@ -304,7 +291,7 @@ impl Board {
                     let q = (l as isize + d) as usize;
                     if self.cell(q) == 2
                         && matches_pattern(self.neighbourhood_at(q), color)
-                        && self.playable(q, c)
+                        && self.playable_at(q, c)
                         && self.self_atari_at(q, c).is_none_or(|size| size == 1 && !policy.avoid_self_atari)
                     {
                         shapes.push(q);
@@ -315,7 +302,12 @@ impl Board {
                 }
             }
         }
-        if policy.avoid_self_atari { self.random_sensible_move(c, rng) } else { self.random_playout_move(color, rng) }
+        if policy.avoid_self_atari {
+            // A single stone may go into atari (throw-ins, nakade); two or more may not.
+            self.random_move_where(c, rng, |p| !self.big_self_atari_at(p, c))
+        } else {
+            self.random_playout_move(color, rng)
+        }
     }
 
     /// The vital point of a three-point eye space next to `l` (straight or bent three, 直三 /
@@ -371,7 +363,8 @@ impl Board {
                 .iter()
                 .copied()
                 .find(|&m| region[..3].iter().filter(|&&o| o != m && touches(m, o)).count() == 2)?;
-            if self.playable(middle, c) && (owner == c || self.self_atari_at(middle, c).is_none_or(|size| size == 1)) {
+            if self.playable_at(middle, c) && (owner == c || self.self_atari_at(middle, c).is_none_or(|size| size == 1))
+            {
                 return Some(Point::from_index(middle));
             }
         }
@@ -414,7 +407,7 @@ impl Board {
                         k += 1;
                     }
                     if let Some(take) = self.atari_at(n)
-                        && self.playable(take, c)
+                        && self.playable_at(take, c)
                     {
                         out.push(take);
                     }
@@ -424,39 +417,11 @@ impl Board {
                     break;
                 }
             }
-            if self.playable(lib, c)
+            if self.playable_at(lib, c)
                 && self.self_atari_at(lib, c).is_none()
                 && !(ladders && self.ladder_captures(Point::from_index(e)))
             {
                 out.push(lib);
-            }
-        }
-    }
-
-    /// A uniformly random point where `c` may play that fills no own eye and puts no chain of
-    /// two or more stones into atari; `None` when there is none.
-    fn random_sensible_move<R: RngCore + ?Sized>(&self, c: u8, rng: &mut R) -> Option<Point> {
-        let empties = self.empty_slice();
-        let n = empties.len();
-        if n == 0 {
-            return None;
-        }
-        let start = ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize;
-        let ko = self.ko_point_for(c);
-        let mut i = start;
-        loop {
-            let p = empties[i] as usize;
-            if (self.has_empty_neighbour(p) || (!self.is_eye_at(p, c) && p != ko && !self.is_suicide_at(p, c)))
-                && !self.big_self_atari_at(p, c)
-            {
-                return Some(Point::from_index(p));
-            }
-            i += 1;
-            if i == n {
-                i = 0;
-            }
-            if i == start {
-                return None;
             }
         }
     }

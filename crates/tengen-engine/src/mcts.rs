@@ -230,6 +230,24 @@ struct Monitor<'r> {
 /// Longest principal variation reported.
 const PV_LENGTH: usize = 12;
 
+/// The most visited line below node `id`, up to `length` moves (capped: shared children of
+/// transpositions could lead round a cycle).
+fn best_line(nodes: &[Node], mut id: usize, length: usize) -> Vec<Move> {
+    let mut line = Vec::new();
+    while line.len() < length && nodes[id].expanded {
+        let n = nodes[id];
+        let f = n.first_child as usize;
+        match nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits) {
+            Some((j, best)) if best.visits > 0 => {
+                line.push(to_move(best.mv));
+                id = f + j;
+            }
+            _ => break,
+        }
+    }
+    line
+}
+
 /// What the tree says so far; `ownership` is one worker's sum over `sampled` playouts.
 fn snapshot(nodes: &[Node], playouts: u32, ownership: &[f32], sampled: u32) -> Analysis {
     let root = nodes[0];
@@ -242,21 +260,7 @@ fn snapshot(nodes: &[Node], playouts: u32, ownership: &[f32], sampled: u32) -> A
         .into_iter()
         .map(|(i, child)| {
             let mut pv = vec![to_move(child.mv)];
-            let mut id = first + i;
-            while pv.len() < PV_LENGTH && nodes[id].expanded {
-                let n = nodes[id];
-                let f = n.first_child as usize;
-                let Some((j, best)) =
-                    nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits)
-                else {
-                    break;
-                };
-                if best.visits == 0 {
-                    break;
-                }
-                pv.push(to_move(best.mv));
-                id = f + j;
-            }
+            pv.extend(best_line(nodes, first + i, PV_LENGTH - 1));
             let n = child.visits as f32;
             let mean = child.score / n;
             MoveStats {
@@ -483,23 +487,7 @@ impl Mcts {
 
     /// The most visited line of the last search's tree, up to `length` moves.
     fn principal_variation(&self, length: usize) -> Vec<Move> {
-        let mut pv = Vec::new();
-        let mut id = 0;
-        while pv.len() < length && self.nodes.get(id).is_some_and(|n| n.expanded) {
-            let n = self.nodes[id];
-            let f = n.first_child as usize;
-            let Some((j, best)) =
-                self.nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits)
-            else {
-                break;
-            };
-            if best.visits == 0 {
-                break;
-            }
-            pv.push(to_move(best.mv));
-            id = f + j;
-        }
-        pv
+        if self.nodes.is_empty() { Vec::new() } else { best_line(&self.nodes, 0, length) }
     }
 
     /// The subtree of the last search's tree for the position of `game`, when it was reached

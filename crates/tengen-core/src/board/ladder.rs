@@ -99,25 +99,12 @@ impl Board {
             _ => false,
         }
     }
-
-    /// Whether colour `c` may play on the empty padded index `p` by the board's rules.
-    #[inline]
-    pub(crate) fn playable_at(&self, p: usize, c: u8) -> bool {
-        self.cells[p] == EMPTY && p != self.ko_point_for(c) && !self.is_suicide_at(p, c)
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::{Board, Game, Point, Setup};
-
-    fn board(text: &str) -> Board {
-        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
-    }
-
-    fn at(s: &str) -> Point {
-        s.parse().unwrap()
-    }
+    use crate::Board;
+    use crate::test_support::{at, board};
 
     /// Black's E4 in atari (liberty E3) with White's E5, D4, F4 and F3 around it: running to
     /// E3 leaves two liberties, and the chase goes down to the lower left.

@@ -402,20 +402,7 @@ impl Board {
         if self.cells[p.index()] >= EMPTY {
             return None;
         }
-        let mut only = None;
-        for s in self.chain(p) {
-            for d in NEIGHBOURS {
-                let n = (s.index() as isize + d) as usize;
-                if self.cells[n] == EMPTY {
-                    match only {
-                        None => only = Some(n),
-                        Some(m) if m != n => return None,
-                        Some(_) => {}
-                    }
-                }
-            }
-        }
-        only.map(Point::from_index)
+        self.atari_at(p.index()).map(Point::from_index)
     }
 
     /// How many stones of the chain with head `h` touch the point `p`.

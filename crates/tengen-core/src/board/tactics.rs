@@ -239,6 +239,13 @@ impl Board {
         (self.libs_upto(s, 1, 0, &mut libs) == 1).then_some(libs[0] as usize)
     }
 
+    /// Whether colour `c` may play on padded index `p` by the board's rules: empty, not the
+    /// ko point, not suicide.
+    #[inline]
+    pub(crate) fn playable_at(&self, p: usize, c: u8) -> bool {
+        self.cells[p] == EMPTY && p != self.ko_point_for(c) && !self.is_suicide_at(p, c)
+    }
+
     /// The chain head of the stone at padded index `s`.
     #[inline]
     pub(crate) fn head_at(&self, s: usize) -> u16 {
@@ -260,15 +267,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Board, Color, Game, Point, Setup};
-
-    fn board(text: &str) -> Board {
-        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
-    }
-
-    fn at(s: &str) -> Point {
-        s.parse().unwrap()
-    }
+    use crate::Color;
+    use crate::test_support::{at, board};
 
     #[test]
     fn self_atari_joins_chains_and_counts_captures() {
