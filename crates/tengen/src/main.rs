@@ -4,6 +4,7 @@
 mod bench;
 mod diagram;
 mod duel;
+mod explain;
 mod gtp;
 mod load;
 mod play;
@@ -32,6 +33,9 @@ enum Command {
     /// Draw a game record as a diagram (棋谱): numbered stones, notes for moves on occupied
     /// points, SVG or PNG.
     Diagram(diagram::DiagramArgs),
+    /// Name moves, eye spaces, eyes and points with the Go terms (术语): JSON requests on
+    /// standard input, one answer per line on standard output.
+    Explain(explain::ExplainArgs),
     /// Speak the Go Text Protocol on standard input and output (for GUIs, servers, match
     /// tools).
     Gtp(gtp::GtpArgs),
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Bench(b) => bench::run(&b),
         Command::Score(s) => score::run(&s),
         Command::Diagram(d) => diagram::run(&d),
+        Command::Explain(e) => explain::run(&e),
         Command::Gtp(g) => gtp::run(&g),
         Command::Regress(r) => regress::run(&r),
         Command::Match(m) => duel::run(&m),
