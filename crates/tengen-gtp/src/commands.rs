@@ -47,6 +47,8 @@ pub(crate) const COMMANDS: &[(&str, Handler)] = &[
     ("reg_genmove", reg_genmove),
     ("set_free_handicap", set_free_handicap),
     ("showboard", showboard),
+    ("tengen-explain", tengen_explain),
+    ("tengen-point", tengen_point),
     ("time_left", time_left),
     ("time_settings", time_settings),
     ("unconditional_status", unconditional_status),
@@ -428,6 +430,48 @@ fn set_free_handicap(s: &mut Session, args: &[&str]) -> Reply {
 /// on a new line.
 fn showboard(s: &mut Session, _: &[&str]) -> Reply {
     Ok(format!("\n{}", s.game.board().to_string().trim_end()))
+}
+
+/// Function: the Go terms (术语) of a move, most specific first (docs/terms.md of the shared
+/// material). Arguments: optionally a vertex — the move the side to play would make there;
+/// without one, the last move played. Fails: an occupied or illegal vertex, no last move, a
+/// last move that was a pass. Returns: the canonical Chinese names, space separated.
+fn tengen_explain(s: &mut Session, args: &[&str]) -> Reply {
+    if args.len() > 1 {
+        return Err("syntax error: at most one vertex".into());
+    }
+    let (commentary, color, p) = if let Some(arg) = args.first() {
+        let p = point(s, arg)?;
+        (tengen_terms::Commentary::new(&s.game), s.game.to_move(), p)
+    } else {
+        let &(color, mv) = s.game.moves().last().ok_or("no move has been played")?;
+        let Move::Play(p) = mv else { return Err("the last move was a pass".into()) };
+        let before = s.game.truncated(s.game.moves().len() - 1);
+        (tengen_terms::Commentary::new(&before), color, p)
+    };
+    let names = commentary.name(color, p).map_err(|e| format!("illegal move: {e}"))?;
+    Ok(names.terms.iter().map(|t| t.zh.as_str()).collect::<Vec<_>>().join(" "))
+}
+
+/// Function: the names of an empty point: the shape of its eye space (直三, 刀把五 …), 真眼
+/// or 假眼 when it is an eye, 禁着点 and 虎口 for the side to play. Arguments: a vertex.
+/// Fails: an occupied vertex. Returns: the names, space separated (empty when none apply).
+fn tengen_point(s: &mut Session, args: &[&str]) -> Reply {
+    arity(args, 1)?;
+    let p = point(s, args[0])?;
+    let board = s.game.board();
+    if !board.is_empty(p) {
+        return Err(format!("{p} is occupied"));
+    }
+    let mut names: Vec<&str> = Vec::new();
+    if let Some(shape) = tengen_terms::eye_space(board, p).and_then(|space| space.shape) {
+        names.push(shape);
+    }
+    if let Some((_, true_eye)) = tengen_terms::eye(board, p) {
+        names.push(if true_eye { "真眼" } else { "假眼" });
+    }
+    names.extend(tengen_terms::point_names(board, p, s.game.to_move()));
+    Ok(names.join(" "))
 }
 
 /// Function: the time a player has left. Arguments: colour, seconds, stones. Fails: bad
