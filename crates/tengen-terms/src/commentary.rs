@@ -1,7 +1,7 @@
 //! A game being commented move by move: legality with the game's whole history (positional
 //! superko) and the recent moves the history-dependent names need.
 
-use tengen_core::{Color, Game, IllegalMove, Move, PlayError, Point};
+use tengen_core::{Color, Game, IllegalMove, Move, Phase, PlayError, Point};
 
 use crate::moves::{MoveNames, Recent, name_move};
 
@@ -32,13 +32,21 @@ impl Commentary {
         &self.game
     }
 
-    /// Plays a move, checked as the game checks it.
+    /// Plays a move, checked as the game checks it. A move after two passes resumes play, as
+    /// game records that continue after passes do.
     ///
     /// # Errors
     /// [`PlayError`]; nothing changes then.
     pub fn play(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
         let before = self.game.board().clone();
-        self.game.play_as(color, mv)?;
+        if self.game.phase() == Phase::Counting {
+            let mut resumed = self.game.clone();
+            resumed.resume()?;
+            resumed.play_as(color, mv)?;
+            self.game = resumed;
+        } else {
+            self.game.play_as(color, mv)?;
+        }
         let point = match mv {
             Move::Play(p) => Some(p),
             Move::Pass => None,
@@ -52,7 +60,13 @@ impl Commentary {
     /// # Errors
     /// [`IllegalMove`], superko included.
     pub fn name(&self, color: Color, p: Point) -> Result<MoveNames, IllegalMove> {
-        if let Err(PlayError::Illegal(e)) = self.game.check(color, Move::Play(p)) {
+        let check = if self.game.phase() == Phase::Counting {
+            let mut resumed = self.game.clone();
+            resumed.resume().and_then(|()| resumed.check(color, Move::Play(p)))
+        } else {
+            self.game.check(color, Move::Play(p))
+        };
+        if let Err(PlayError::Illegal(e)) = check {
             return Err(e);
         }
         name_move(self.game.board(), color, p, &self.recent)
