@@ -32,6 +32,7 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/games/import", post(import).layer(DefaultBodyLimit::max(SGF_LIMIT)))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/sgf", get(sgf))
+        .route("/api/games/{id}/terms", get(terms))
         .route("/api/games/{id}/live", get(live))
         .route("/api/games/{id}/move", post(play))
         .route("/api/games/{id}/handicap", post(place))
@@ -57,6 +58,7 @@ pub fn routes(state: AppState) -> Router {
         import,
         read,
         sgf,
+        terms,
         live,
         play,
         place,
@@ -68,7 +70,19 @@ pub fn routes(state: AppState) -> Router {
         accept,
         resume
     ),
-    components(schemas(NewGame, Created, MoveRequest, PointRequest, HandicapRequest, View, Summary, ErrorBody))
+    components(schemas(
+        NewGame,
+        Created,
+        MoveRequest,
+        PointRequest,
+        HandicapRequest,
+        View,
+        Summary,
+        ErrorBody,
+        Commentary,
+        MoveTerms,
+        TermView
+    ))
 )]
 struct ApiDoc;
 
@@ -321,6 +335,84 @@ async fn read(
         state.undo_request = None;
     }
     Ok(Json(View::of(&id, &state, now_ms())))
+}
+
+/// The commentator's names of every move of a game.
+#[derive(Serialize, ToSchema)]
+struct Commentary {
+    /// One entry per move, in order (passes too, with no names).
+    moves: Vec<MoveTerms>,
+}
+
+/// The names of one move.
+#[derive(Serialize, ToSchema)]
+struct MoveTerms {
+    /// The move number, from 1.
+    number: usize,
+    /// `black` or `white`.
+    #[schema(value_type = String)]
+    color: Color,
+    /// The vertex, or `pass`.
+    #[serde(rename = "move")]
+    #[schema(value_type = String)]
+    mv: Move,
+    /// The names, most specific first (docs/terms.md of the shared material).
+    terms: Vec<TermView>,
+}
+
+/// One Go term (术语).
+#[derive(Serialize, ToSchema)]
+struct TermView {
+    /// Canonical simplified Chinese.
+    zh: String,
+    /// Pinyin with tone marks.
+    pinyin: String,
+    /// English.
+    en: String,
+    /// Japanese (romanised), empty when there is none.
+    ja: String,
+    /// tactic, contact, cut, shape, move, opening, reduction, ko, position or region.
+    kind: String,
+}
+
+/// The Go terms of every move of a game: 星, 小目, 小飞挂, 扳, 打吃, 征, 打劫 … (what the page
+/// shows as commentary).
+#[utoipa::path(get, path = "/api/games/{id}/terms", params(("id" = String, Path)),
+    responses((status = 200, body = Commentary), (status = 404, body = ErrorBody)))]
+async fn terms(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<Json<Commentary>, ApiError> {
+    let (_, state) = app.load(&id).await?;
+    let game = state.game;
+    let moves = tokio::task::spawn_blocking(move || {
+        let mut commentary = tengen_terms::Commentary::new(&game.truncated(0));
+        let mut out = Vec::with_capacity(game.moves().len());
+        for (i, &(color, mv)) in game.moves().iter().enumerate() {
+            let names = match mv {
+                Move::Play(p) => commentary.name(color, p).map(|n| n.terms).unwrap_or_default(),
+                Move::Pass => Vec::new(),
+            };
+            let terms = names
+                .into_iter()
+                .map(|t| TermView {
+                    kind: serde_json::to_value(t.kind)
+                        .ok()
+                        .and_then(|k| k.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    zh: t.zh,
+                    pinyin: t.pinyin,
+                    en: t.en,
+                    ja: t.ja,
+                })
+                .collect();
+            out.push(MoveTerms { number: i + 1, color, mv, terms });
+            if commentary.play(color, mv).is_err() {
+                break;
+            }
+        }
+        out
+    })
+    .await
+    .map_err(|e| ApiError::internal(&e))?;
+    Ok(Json(Commentary { moves }))
 }
 
 /// The game as SGF.

@@ -75,6 +75,7 @@ on_both_databases!(
     the_openapi_document_lists_the_api,
     watchers_see_every_move_live,
     downtime_is_not_charged,
+    the_commentary_names_every_move,
 );
 
 async fn state(db: &str) -> AppState {
@@ -325,10 +326,42 @@ async fn the_openapi_document_lists_the_api(db: &str) {
     let app = state(db).await;
     let (s, doc) = call(&app, "GET", "/api/openapi.json", None, None).await;
     assert_eq!(s, StatusCode::OK);
-    for path in ["/api/games", "/api/games/{id}", "/api/games/{id}/move", "/api/games/{id}/live", "/api/games/import"] {
+    for path in [
+        "/api/games",
+        "/api/games/{id}",
+        "/api/games/{id}/move",
+        "/api/games/{id}/live",
+        "/api/games/import",
+        "/api/games/{id}/terms",
+    ] {
         assert!(doc["paths"][path].is_object(), "{path}");
     }
     assert!(doc["components"]["schemas"]["View"].is_object());
+}
+
+async fn the_commentary_names_every_move(db: &str) {
+    let app = state(db).await;
+    let (id, black, white) = friend_game(&app).await;
+    // E5 (天元), an attachment, a hane that is an atari, and a pass.
+    for (n, (token, mv)) in [(&black, "E5"), (&white, "E4"), (&black, "D4"), (&white, "pass")].into_iter().enumerate() {
+        assert_eq!(play(&app, &id, token, mv, n as u64 + 1).await.0, StatusCode::OK, "{mv}");
+    }
+    let (s, c) = call(&app, "GET", &format!("/api/games/{id}/terms"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{c}");
+    let names = |i: usize| -> Vec<String> {
+        c["moves"][i]["terms"].as_array().unwrap().iter().map(|t| t["zh"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(c["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(c["moves"][0]["number"], 1);
+    assert_eq!(c["moves"][0]["color"], "black");
+    assert_eq!(c["moves"][0]["move"], "E5");
+    assert_eq!(names(0), ["天元", "星", "中腹"]);
+    assert_eq!(names(1), ["碰", "中腹"]);
+    assert_eq!(names(2), ["扳", "中腹"]);
+    assert!(names(3).is_empty(), "a pass has no names");
+    assert_eq!(c["moves"][0]["terms"][0]["en"], "centre point");
+    assert_eq!(c["moves"][0]["terms"][0]["kind"], "position");
+    assert_eq!(call(&app, "GET", "/api/games/nope/terms", None, None).await.0, StatusCode::NOT_FOUND);
 }
 
 async fn watchers_see_every_move_live(db: &str) {

@@ -24,7 +24,7 @@ const T = {
     review: (n, total) => `move ${n} of ${total}`, nigiri_shown: (guess, handful, color) =>
       `Nigiri: you guessed ${guess ? 'odd' : 'even'}; ${handful} stones — you play ${color}.`,
     last_period: 'last period', periods_left: 'periods', stones_left: 'stones', refused: 'Not possible: ',
-    imported: 'A game to review.', moves: 'moves',
+    imported: 'A game to review.', moves: 'moves', commentary: 'Commentary',
   },
   zh: {
     new_game: '新对局', recent: '最近对局', opponent: '对手', computer: '电脑', level: '级别', friend: '朋友',
@@ -41,7 +41,7 @@ const T = {
     review: (n, total) => `第 ${n} / ${total} 手`, nigiri_shown: (guess, handful, color) =>
       `猜先：你猜${guess ? '单' : '双'}，对方握 ${handful} 子 — 你执${color}。`,
     last_period: '最后一次读秒', periods_left: '次', stones_left: '手', refused: '不能这样下：', imported: '复盘对局。',
-    moves: '手',
+    moves: '手', commentary: '解说',
   },
 };
 
@@ -62,6 +62,8 @@ let socket = null;
 let receivedAt = 0;
 let resignArmed = false;
 const placing = new Set(); // free handicap stones chosen, not yet sent
+let terms = { id: null, moves: -1, list: [] }; // the commentator's names of every move
+let termsLoading = null;
 
 // --- API ----------------------------------------------------------------------------------
 async function api(method, path, body, raw) {
@@ -422,6 +424,48 @@ function render() {
   }
   svg.addEventListener('mouseleave', () => shadow.setAttribute('visibility', 'hidden'));
   renderPanel();
+  renderCommentary();
+}
+
+// --- Commentary: the Go terms of the move on the board (GET /api/games/{id}/terms) --------
+async function loadTerms() {
+  const id = gameId, moves = view?.moves ?? -1;
+  if (!id || (terms.id === id && terms.moves === moves) || termsLoading === `${id}/${moves}`) return;
+  termsLoading = `${id}/${moves}`;
+  try {
+    const data = await api('GET', `/api/games/${id}/terms`);
+    if (gameId === id) terms = { id, moves: data.moves.length, list: data.moves };
+  } catch (e) {
+    // The commentary is a help, not the game: a failure leaves it empty.
+  } finally {
+    termsLoading = null;
+  }
+  if (gameId === id) renderCommentary();
+}
+
+function renderCommentary() {
+  const box = $('#commentary');
+  box.textContent = '';
+  if (!view) return;
+  const n = reviewAt ?? view.moves;
+  if (terms.id !== gameId || terms.moves !== view.moves) loadTerms();
+  const entry = terms.id === gameId ? terms.list[n - 1] : null;
+  if (!entry || !entry.terms.length) return;
+  const head = document.createElement('h3');
+  head.textContent = `${t('commentary')} · ${n}. ${colorName(entry.color)} ${entry.move}`;
+  box.append(head);
+  const list = document.createElement('ul');
+  list.className = 'terms';
+  for (const term of entry.terms) {
+    const li = document.createElement('li');
+    li.className = `term ${term.kind}`;
+    li.innerHTML = '<b lang="zh"></b> <span class="pinyin"></span> <span class="en"></span>';
+    li.querySelector('b').textContent = term.zh;
+    li.querySelector('.pinyin').textContent = term.pinyin;
+    li.querySelector('.en').textContent = term.en;
+    list.append(li);
+  }
+  box.append(list);
 }
 
 function moveNumbers(v) {

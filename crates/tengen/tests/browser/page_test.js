@@ -86,6 +86,12 @@ async function gameAgainstTheComputer(browser) {
   await page.waitForFunction(() => document.querySelectorAll('circle.stone').length === 0);
   await page.keyboard.press('ArrowRight');
   await stone(page, 'black', 'E5').waitFor();
+  // The commentary names the move on the board: E5 is 天元, a 星, in the 中腹.
+  await page.waitForFunction(() => {
+    const text = document.querySelector('#commentary').textContent;
+    return /天元/.test(text) && /centre point/.test(text) && /中腹/.test(text);
+  });
+  await page.screenshot({ path: path.join(shots, '4b-commentary.png') });
   // The language switch.
   await page.locator('#lang').click();
   await page.waitForFunction(() => document.querySelector('#pass').textContent === '停一手' || document.querySelector('#undo').textContent === '悔棋');
