@@ -541,6 +541,14 @@ impl Mcts {
         self.search_monitored(game, color, None)
     }
 
+    /// Searches like [`Mcts::search`] (within the configured simulations or time) and returns
+    /// the root's moves as [`Engine::analyze`] reports them: most visited first, with win
+    /// rates, score leads and principal variations (for reviewing a game).
+    pub fn search_analysis(&mut self, game: &Game, color: Color) -> Analysis {
+        let result = self.search(game, color);
+        snapshot(&self.nodes, result.playouts, &result.ownership, 1)
+    }
+
     fn search_monitored(&mut self, game: &Game, color: Color, monitor: Option<&mut Monitor<'_>>) -> SearchResult {
         let root_board = game.board();
         let rules = game.rules();

@@ -12,4 +12,4 @@ pub use info::{GameInfo, InfoError, komi_from_sgf};
 pub use record::{ReadError, Record};
 pub use replay::{IllegalMoves, Problem, Replay, ReplayError};
 pub use strict::{Diagnostic, Position, check_strict};
-pub use write::write_game;
+pub use write::{Mark, Note, write_annotated, write_game};

@@ -44,6 +44,40 @@ fn rules_name(rules: &Rules) -> &'static str {
 /// ```
 #[must_use]
 pub fn write_game(game: &Game, info: &GameInfo) -> Record {
+    write_annotated(game, info, "", &[])
+}
+
+/// An SGF move annotation (`BM`, `DO`, `IT`, `TE`), which viewers such as Sabaki show as a
+/// mark on the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// `BM[1]`: a bad move.
+    Bad,
+    /// `BM[2]`: a very bad move.
+    VeryBad,
+    /// `DO[]`: a doubtful move.
+    Doubtful,
+    /// `IT[]`: an interesting move.
+    Interesting,
+    /// `TE[1]`: a good move (tesuji).
+    Good,
+    /// `TE[2]`: a very good move.
+    VeryGood,
+}
+
+/// A comment (`C`) and a mark for one move of [`write_annotated`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Note {
+    /// The comment; empty for none.
+    pub comment: String,
+    /// The mark, if any.
+    pub mark: Option<Mark>,
+}
+
+/// Like [`write_game`], with a comment on the root (empty for none) and a [`Note`] for each
+/// move, in order (moves beyond `notes` get none).
+#[must_use]
+pub fn write_annotated(game: &Game, info: &GameInfo, comment: &str, notes: &[Note]) -> Record {
     let start = game.start();
     let size = start.size();
     let mut props = vec![
@@ -93,15 +127,60 @@ pub fn write_game(game: &Game, info: &GameInfo) -> Record {
         (None, None) => {}
     }
 
+    if !comment.is_empty() {
+        props.push(Prop::C(sgf_parse::Text { text: comment.to_owned() }));
+    }
+
     // Moves, last node first, so that each node can own its child.
     let mut child: Option<SgfNode<Prop>> = None;
-    for &(color, mv) in game.moves().iter().rev() {
+    for (i, &(color, mv)) in game.moves().iter().enumerate().rev() {
         let m = match mv {
             Move::Pass => SgfMove::Pass,
             Move::Play(p) => SgfMove::Move(sgf_point(p, size)),
         };
-        let prop = if color == Color::Black { Prop::B(m) } else { Prop::W(m) };
-        child = Some(SgfNode::new(vec![prop], child.into_iter().collect(), false));
+        let mut node = vec![if color == Color::Black { Prop::B(m) } else { Prop::W(m) }];
+        if let Some(note) = notes.get(i) {
+            if !note.comment.is_empty() {
+                node.push(Prop::C(sgf_parse::Text { text: note.comment.clone() }));
+            }
+            node.extend(note.mark.map(|mark| match mark {
+                Mark::Bad => Prop::BM(sgf_parse::Double::One),
+                Mark::VeryBad => Prop::BM(sgf_parse::Double::Two),
+                Mark::Doubtful => Prop::DO,
+                Mark::Interesting => Prop::IT,
+                Mark::Good => Prop::TE(sgf_parse::Double::One),
+                Mark::VeryGood => Prop::TE(sgf_parse::Double::Two),
+            }));
+        }
+        child = Some(SgfNode::new(node, child.into_iter().collect(), false));
     }
     Record::from_root(SgfNode::new(props, child.into_iter().collect(), true))
+}
+
+#[cfg(test)]
+mod annotated_tests {
+    use super::*;
+    use tengen_core::Rules;
+
+    #[test]
+    fn comments_and_marks_travel_and_escape() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        for v in ["E5", "C3", "G7"] {
+            game.play(Move::Play(v.parse().unwrap())).unwrap();
+        }
+        let notes = [
+            Note { comment: "天元 [center] \\ ok".into(), mark: Some(Mark::Good) },
+            Note { comment: String::new(), mark: Some(Mark::VeryBad) },
+        ];
+        let sgf = write_annotated(&game, &GameInfo::default(), "review: 3 moves", &notes).to_sgf();
+        assert!(sgf.contains(r"C[review\: 3 moves]"), "{sgf}");
+        assert!(sgf.contains(r";B[ee]C[天元 [center\] \\ ok]TE[1]"), "{sgf}");
+        assert!(sgf.contains(";W[cg]BM[2];B[gc])"), "{sgf}");
+        // It reads back with the same moves and the comment intact.
+        let back = Record::read(&sgf).unwrap();
+        let replay = back.replay(crate::IllegalMoves::Stop).unwrap();
+        assert_eq!(replay.game.moves(), game.moves());
+        let first = back.main_line().nth(1).unwrap();
+        assert!(first.properties().any(|p| matches!(p, Prop::C(t) if t.text == "天元 [center] \\ ok")));
+    }
 }

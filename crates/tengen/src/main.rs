@@ -10,6 +10,7 @@ mod load;
 mod play;
 mod records;
 mod regress;
+mod review;
 mod score;
 mod serve;
 
@@ -46,6 +47,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Run GTP regression files (GNU Go's `.tst` format) against tengen or another engine.
     Regress(regress::RegressArgs),
+    /// Review a game record: every move named with the Go terms and judged by the search,
+    /// the biggest mistakes, a win-rate graph, an annotated SGF.
+    Review(review::ReviewArgs),
     /// Serve the web app and its API (games against the computer or a friend), storing every
     /// game in an SQLite file (default) or PostgreSQL.
     Serve(serve::ServeArgs),
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
         Command::Explain(e) => explain::run(&e),
         Command::Gtp(g) => gtp::run(&g),
         Command::Regress(r) => regress::run(&r),
+        Command::Review(r) => review::run(&r),
         Command::Match(m) => duel::run(&m),
         Command::Play(p) => play::run(&p),
         Command::Serve(s) => serve::run(&s),
