@@ -68,7 +68,7 @@ fn examples(text: &str) -> Vec<Example> {
                 }
                 continue;
             }
-            if ["shape:", "eye:", "properties:"].iter().any(|k| t.starts_with(k)) {
+            if ["shape:", "eye:", "properties:", "status:"].iter().any(|k| t.starts_with(k)) {
                 answer_line = Some(t.to_owned());
                 continue;
             }
@@ -183,6 +183,14 @@ fn check(e: &Example, t: u8, swapped: bool) -> Result<(), String> {
             Err(format!("properties: expected {want}, got {got:?} ({a})"))
         };
     }
+    if e.header.contains("chain c (query point") {
+        let q = e.header.split("query point ").nth(1).expect("query point").trim_end_matches(')');
+        let q = name(sym(t, n, coord(q)));
+        let a = ask(json!({"size": n, "black": stones('B'), "white": stones('W'), "chain_point": q}));
+        let got = a["status"]["zh"].as_str().unwrap_or("none");
+        let want = e.expect.trim_start_matches("status:").trim();
+        return if got == want { Ok(()) } else { Err(format!("status: expected {want}, got {got} ({a})")) };
+    }
     Err("unrecognised example".into())
 }
 
@@ -199,6 +207,39 @@ fn near_misses_do_not_get_the_name() {
     let all = examples(&std::fs::read_to_string(path).unwrap());
     assert!(all.len() >= 25, "only {} near misses", all.len());
     check_all("near_misses.md", &all);
+}
+
+#[test]
+fn extra_examples_for_terms_without_a_diagram() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extra_examples.md");
+    let all = examples(&std::fs::read_to_string(path).unwrap());
+    assert!(all.len() >= 20, "only {} extra examples", all.len());
+    check_all("extra_examples.md", &all);
+}
+
+/// The names an example expects.
+fn expected_names(e: &Example) -> Vec<String> {
+    let text = e.expect.split("  ").next().unwrap_or_default();
+    let text =
+        ["shape:", "eye:", "properties:", "status:"].iter().fold(text.trim(), |t, k| t.trim_start_matches(k).trim());
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+#[test]
+fn every_board_term_has_an_example() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut all = examples(&spec());
+    for file in ["near_misses.md", "extra_examples.md"] {
+        all.extend(examples(&std::fs::read_to_string(dir.join(file)).unwrap()));
+    }
+    let mut seen: std::collections::HashSet<String> = all.iter().flat_map(expected_names).collect();
+    // The history examples (tests/history.rs) give these.
+    seen.extend(["滚打", "找劫", "劫材", "应劫"].map(String::from));
+    let missing: Vec<&str> = tengen_terms::all_names()
+        .filter(|n| tengen_terms::Term::named(n).is_some_and(|t| t.kind != tengen_terms::Kind::Evaluation))
+        .filter(|n| !seen.contains(*n))
+        .collect();
+    assert!(missing.is_empty(), "terms without an example: {missing:?}");
 }
 
 fn check_all(file: &str, all: &[Example]) {
