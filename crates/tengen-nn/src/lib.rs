@@ -15,8 +15,10 @@
 //! tengen does not ship a network: the README says where to get one (KaTrain's wheel on PyPI
 //! carries the 10-block `b10c384h6nbttflrs`).
 
+mod forward;
 mod load;
 mod model;
 
+pub use forward::{Evaluation, Input, RawOutput};
 pub use load::LoadError;
 pub use model::*;

@@ -1,0 +1,483 @@
+//! The forward pass on the CPU in `f32`, layer by layer as KataGo's model defines it (NHWC:
+//! positions in rows, channels contiguous; positions in KataGo's order, row 0 at the top).
+//! Matrix products go through ndarray (and so `matrixmultiply`).
+
+use crate::model::*;
+
+/// The network's inputs for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    /// Board size (the network runs on exactly this many points a side).
+    pub size: usize,
+    /// `size²` rows of the spatial features, in KataGo's order (row 0 at the top).
+    pub spatial: Vec<f32>,
+    /// The global features.
+    pub global: Vec<f32>,
+}
+
+/// The raw outputs of the network, for the player to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawOutput {
+    /// Policy logits per point (channel 0).
+    pub policy: Vec<f32>,
+    /// Logits of the pass (channel 0).
+    pub pass: f32,
+    /// Optimistic policy logits per point (channel 1, version 12 on; else a copy of channel 0).
+    pub policy_optimistic: Vec<f32>,
+    /// Optimistic pass logit.
+    pub pass_optimistic: f32,
+    /// Win, loss, no-result logits.
+    pub value: [f32; 3],
+    /// Score mean, score stdev, lead, variance time, short-term value and score errors
+    /// (before their post-processing).
+    pub misc: [f32; 6],
+    /// Ownership logits per point (before tanh).
+    pub ownership: Vec<f32>,
+}
+
+/// `out = a · b`: `a` is `m × k`, `b` is `k × n`, all row-major (ndarray's product, which
+/// runs on `matrixmultiply`).
+fn gemm(a: &[f32], m: usize, k: usize, b: &[f32], n: usize, out: &mut [f32]) {
+    use ndarray::{ArrayView2, ArrayViewMut2};
+    let a = ArrayView2::from_shape((m, k), &a[..m * k]).expect("a fits m × k");
+    let b = ArrayView2::from_shape((k, n), &b[..k * n]).expect("b fits k × n");
+    let mut c = ArrayViewMut2::from_shape((m, n), &mut out[..m * n]).expect("out fits m × n");
+    ndarray::linalg::general_mat_mul(1.0, &a, &b, 0.0, &mut c);
+}
+
+fn matmul(x: &[f32], rows: usize, m: &MatMul) -> Vec<f32> {
+    let mut out = vec![0.0; rows * m.outputs];
+    gemm(x, rows, m.inputs, &m.weights, m.outputs, &mut out);
+    out
+}
+
+fn activate(x: &mut [f32], a: Activation) {
+    match a {
+        Activation::Identity => {}
+        Activation::Relu => x.iter_mut().for_each(|v| *v = v.max(0.0)),
+        Activation::Silu => x.iter_mut().for_each(|v| *v /= 1.0 + (-*v).exp()),
+        Activation::Mish => x.iter_mut().for_each(|v| {
+            let sp = if *v > 20.0 { *v } else { v.exp().ln_1p() };
+            *v *= sp.tanh();
+        }),
+    }
+}
+
+/// Batch normalisation (merged into a scale and a bias per channel) and activation.
+fn norm_act(x: &mut [f32], channels: usize, n: &BatchNorm, act: Activation) {
+    let scale: Vec<f32> = (0..channels).map(|c| n.scale[c] / (n.variance[c] + n.epsilon).sqrt()).collect();
+    let bias: Vec<f32> = (0..channels).map(|c| n.bias[c] - n.mean[c] * scale[c]).collect();
+    for row in x.chunks_exact_mut(channels) {
+        for c in 0..channels {
+            row[c] = row[c] * scale[c] + bias[c];
+        }
+    }
+    activate(x, act);
+}
+
+/// A convolution with zero padding on a `size × size` board.
+fn conv(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
+    let s = size * size;
+    if c.ky == 1 && c.kx == 1 {
+        let mut out = vec![0.0; s * c.outputs];
+        gemm(x, s, c.inputs, &c.weights, c.outputs, &mut out);
+        return out;
+    }
+    let k = c.ky * c.kx * c.inputs;
+    let mut cols = vec![0.0; s * k];
+    let (ry, rx) = (c.ky / 2, c.kx / 2);
+    for y in 0..size {
+        for x0 in 0..size {
+            let row = &mut cols[(y * size + x0) * k..][..k];
+            for dy in 0..c.ky {
+                for dx in 0..c.kx {
+                    let (yy, xx) = (
+                        (y + dy * c.dilation.0) as isize - (ry * c.dilation.0) as isize,
+                        (x0 + dx * c.dilation.1) as isize - (rx * c.dilation.1) as isize,
+                    );
+                    if yy < 0 || xx < 0 || yy >= size as isize || xx >= size as isize {
+                        continue;
+                    }
+                    let src = &x[(yy as usize * size + xx as usize) * c.inputs..][..c.inputs];
+                    row[(dy * c.kx + dx) * c.inputs..][..c.inputs].copy_from_slice(src);
+                }
+            }
+        }
+    }
+    let mut out = vec![0.0; s * c.outputs];
+    gemm(&cols, s, k, &c.weights, c.outputs, &mut out);
+    out
+}
+
+/// RMS normalisation over the channels of each position.
+fn rms_norm(x: &[f32], channels: usize, n: &RmsNorm) -> Vec<f32> {
+    let mut out = x.to_vec();
+    for row in out.chunks_exact_mut(channels) {
+        let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / channels as f32;
+        let inv = 1.0 / (mean_sq + n.epsilon).sqrt();
+        for (v, w) in row.iter_mut().zip(&n.weight) {
+            *v = *v * inv * w;
+        }
+    }
+    out
+}
+
+fn attention(x: &mut [f32], size: usize, a: &Attention) {
+    let s = size * size;
+    let c = a.norm.channels;
+    let xn = rms_norm(x, c, &a.norm);
+    let mut q = matmul(&xn, s, &a.q);
+    let mut k = matmul(&xn, s, &a.k);
+    let v = matmul(&xn, s, &a.v);
+    let (hq, hk, d, dv) = (a.heads, a.kv_heads, a.q_head_dim, a.v_head_dim);
+    if let Rope::Learned { freqs, pairs, .. } = &a.rope {
+        let rotate = |t: &mut [f32], heads: usize, kv_of: &dyn Fn(usize) -> usize| {
+            for pos in 0..s {
+                let (py, px) = ((pos / size) as f32, (pos % size) as f32);
+                for h in 0..heads {
+                    let kh = kv_of(h);
+                    for p in 0..*pairs {
+                        let f = &freqs[(kh * pairs + p) * 2..][..2];
+                        let angle = px * f[0] + py * f[1];
+                        let (sin, cos) = angle.sin_cos();
+                        let i = pos * heads * d + h * d + 2 * p;
+                        let (x0, x1) = (t[i], t[i + 1]);
+                        t[i] = x0 * cos - x1 * sin;
+                        t[i + 1] = x0 * sin + x1 * cos;
+                    }
+                }
+            }
+        };
+        let rep = hq / hk;
+        rotate(&mut q, hq, &|h| h / rep);
+        rotate(&mut k, hk, &|h| h);
+    }
+    let scale = 1.0 / (d as f32).sqrt();
+    let rep = hq / hk;
+    let mut out = vec![0.0f32; s * hq * dv];
+    let mut logits = vec![0.0f32; s];
+    for h in 0..hq {
+        let kh = h / rep;
+        for i in 0..s {
+            let qi = &q[i * hq * d + h * d..][..d];
+            let mut max = f32::NEG_INFINITY;
+            for (j, l) in logits.iter_mut().enumerate() {
+                let kj = &k[j * hk * d + kh * d..][..d];
+                *l = qi.iter().zip(kj).map(|(a, b)| a * b).sum::<f32>() * scale;
+                max = max.max(*l);
+            }
+            let mut sum = 0.0;
+            for l in &mut logits {
+                *l = (*l - max).exp();
+                sum += *l;
+            }
+            let o = &mut out[i * hq * dv + h * dv..][..dv];
+            for (j, l) in logits.iter().enumerate() {
+                let w = l / sum;
+                let vj = &v[j * hk * dv + kh * dv..][..dv];
+                for (oo, vv) in o.iter_mut().zip(vj) {
+                    *oo += w * vv;
+                }
+            }
+        }
+    }
+    let proj = matmul(&out, s, &a.out);
+    for (xv, p) in x.iter_mut().zip(proj) {
+        *xv += p;
+    }
+}
+
+fn ffn(x: &mut [f32], size: usize, f: &Ffn) {
+    let s = size * size;
+    let xn = rms_norm(x, f.channels, &f.norm);
+    let mut h = matmul(&xn, s, &f.linear1);
+    match &f.gate {
+        Some(g) => {
+            activate(&mut h, Activation::Silu);
+            let gate = matmul(&xn, s, g);
+            for (a, b) in h.iter_mut().zip(gate) {
+                *a *= b;
+            }
+        }
+        None => activate(&mut h, Activation::Relu),
+    }
+    let out = matmul(&h, s, &f.linear2);
+    for (xv, o) in x.iter_mut().zip(out) {
+        *xv += o;
+    }
+}
+
+fn nac(x: &[f32], size: usize, n: &NormActConv) -> Vec<f32> {
+    let mut h = x.to_vec();
+    norm_act(&mut h, n.norm.channels, &n.norm, n.act.kind);
+    conv(&h, size, &n.conv)
+}
+
+/// Mean, size-scaled mean and max of each channel over the board (KataGo's global pooling).
+fn gpool(x: &[f32], channels: usize, s: usize) -> Vec<f32> {
+    let mut out = vec![0.0; 3 * channels];
+    let b = (s as f32).sqrt();
+    for c in 0..channels {
+        let mut sum = 0.0;
+        let mut max = f32::NEG_INFINITY;
+        for pos in 0..s {
+            let v = x[pos * channels + c];
+            sum += v;
+            max = max.max(v);
+        }
+        let mean = sum / s as f32;
+        out[c] = mean;
+        out[channels + c] = mean * (b - 14.0) * 0.1;
+        out[2 * channels + c] = max;
+    }
+    out
+}
+
+/// The value head's pooling: mean, size-scaled mean, and a quadratic in the size.
+fn value_pool(x: &[f32], channels: usize, s: usize) -> Vec<f32> {
+    let mut out = vec![0.0; 3 * channels];
+    let b = (s as f32).sqrt();
+    for c in 0..channels {
+        let mean = (0..s).map(|pos| x[pos * channels + c]).sum::<f32>() / s as f32;
+        out[c] = mean;
+        out[channels + c] = mean * (b - 14.0) * 0.1;
+        out[2 * channels + c] = mean * ((b - 14.0) * (b - 14.0) * 0.01 - 0.1);
+    }
+    out
+}
+
+fn block(x: &mut [f32], size: usize, b: &Block) {
+    match b {
+        Block::Ordinary { first, second, .. } => {
+            let h = nac(x, size, first);
+            let r = nac(&h, size, second);
+            x.iter_mut().zip(r).for_each(|(a, b)| *a += b);
+        }
+        Block::GlobalPooling {
+            pre_norm,
+            pre_act,
+            regular,
+            gpool: gconv,
+            gpool_norm,
+            gpool_act,
+            gpool_to_bias,
+            second,
+            ..
+        } => {
+            let s = size * size;
+            let mut h = x.to_vec();
+            norm_act(&mut h, pre_norm.channels, pre_norm, pre_act.kind);
+            let mut r = conv(&h, size, regular);
+            let mut g = conv(&h, size, gconv);
+            norm_act(&mut g, gpool_norm.channels, gpool_norm, gpool_act.kind);
+            let pooled = gpool(&g, gpool_norm.channels, s);
+            let bias = matmul(&pooled, 1, gpool_to_bias);
+            for row in r.chunks_exact_mut(regular.outputs) {
+                row.iter_mut().zip(&bias).for_each(|(a, b)| *a += b);
+            }
+            let out = nac(&r, size, second);
+            x.iter_mut().zip(out).for_each(|(a, b)| *a += b);
+        }
+        Block::NestedBottleneck { pre, blocks, post, .. } => {
+            let mut h = nac(x, size, pre);
+            for inner in blocks {
+                block(&mut h, size, inner);
+            }
+            let out = nac(&h, size, post);
+            x.iter_mut().zip(out).for_each(|(a, b)| *a += b);
+        }
+        Block::Attention(a) => attention(x, size, a),
+        Block::Ffn(f) => ffn(x, size, f),
+    }
+}
+
+impl Model {
+    /// Evaluates the network on one position.
+    ///
+    /// # Panics
+    /// When the input's sizes do not fit the model.
+    #[must_use]
+    pub fn forward(&self, input: &Input) -> RawOutput {
+        let size = input.size;
+        let s = size * size;
+        assert_eq!(input.spatial.len(), s * self.spatial_inputs, "spatial inputs");
+        assert_eq!(input.global.len(), self.global_inputs, "global inputs");
+        let t = &self.trunk;
+        let c = t.channels;
+        let mut x = conv(&input.spatial, size, &t.initial_conv);
+        let g = matmul(&input.global, 1, &t.initial_matmul);
+        for row in x.chunks_exact_mut(c) {
+            row.iter_mut().zip(&g).for_each(|(a, b)| *a += b);
+        }
+        for b in &t.blocks {
+            block(&mut x, size, b);
+        }
+        match &t.tip {
+            TrunkTip::Batch(n) => norm_act(&mut x, c, n, t.tip_act.kind),
+            TrunkTip::Rms(r) => {
+                if r.spatial {
+                    let mean_sq = x.iter().map(|v| v * v).sum::<f32>() / (c as f32 * s as f32 + r.epsilon);
+                    let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
+                    for row in x.chunks_exact_mut(c) {
+                        for ch in 0..c {
+                            row[ch] = row[ch] * inv * r.gamma[ch] + r.beta[ch];
+                        }
+                    }
+                } else {
+                    for row in x.chunks_exact_mut(c) {
+                        let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / c as f32;
+                        let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
+                        for ch in 0..c {
+                            row[ch] = row[ch] * inv * r.gamma[ch] + r.beta[ch];
+                        }
+                    }
+                }
+                activate(&mut x, t.tip_act.kind);
+            }
+        }
+        // Policy head.
+        let p = &self.policy;
+        let mut p1 = conv(&x, size, &p.p1_conv);
+        let mut g1 = conv(&x, size, &p.g1_conv);
+        norm_act(&mut g1, p.g1_norm.channels, &p.g1_norm, p.g1_act.kind);
+        let pooled = gpool(&g1, p.g1_norm.channels, s);
+        let bias = matmul(&pooled, 1, &p.gpool_to_bias);
+        for row in p1.chunks_exact_mut(p.p1_conv.outputs) {
+            row.iter_mut().zip(&bias).for_each(|(a, b)| *a += b);
+        }
+        norm_act(&mut p1, p.p1_norm.channels, &p.p1_norm, p.p1_act.kind);
+        let logits = conv(&p1, size, &p.p2_conv);
+        let channels = p.p2_conv.outputs;
+        let policy: Vec<f32> = (0..s).map(|pos| logits[pos * channels]).collect();
+        let policy_optimistic: Vec<f32> = (0..s).map(|pos| logits[pos * channels + channels - 1]).collect();
+        let mut pass = matmul(&pooled, 1, &p.gpool_to_pass);
+        if let Some((b, act, second)) = &p.pass_mlp {
+            pass.iter_mut().zip(&b.weights).for_each(|(a, b)| *a += b);
+            activate(&mut pass, act.kind);
+            pass = matmul(&pass, 1, second);
+        }
+        // Value head.
+        let v = &self.value;
+        let mut v1 = conv(&x, size, &v.v1_conv);
+        norm_act(&mut v1, v.v1_norm.channels, &v.v1_norm, v.v1_act.kind);
+        let pooled = value_pool(&v1, v.v1_norm.channels, s);
+        let mut h = matmul(&pooled, 1, &v.v2_mul);
+        h.iter_mut().zip(&v.v2_bias.weights).for_each(|(a, b)| *a += b);
+        activate(&mut h, v.v2_act.kind);
+        let mut value = matmul(&h, 1, &v.v3_mul);
+        value.iter_mut().zip(&v.v3_bias.weights).for_each(|(a, b)| *a += b);
+        let mut misc = matmul(&h, 1, &v.sv3_mul);
+        misc.iter_mut().zip(&v.sv3_bias.weights).for_each(|(a, b)| *a += b);
+        let ownership = conv(&v1, size, &v.ownership_conv);
+        let mut m6 = [0.0; 6];
+        for (i, m) in misc.iter().take(6).enumerate() {
+            m6[i] = *m;
+        }
+        RawOutput {
+            policy,
+            pass: pass[0],
+            policy_optimistic,
+            pass_optimistic: pass[pass.len() - 1],
+            value: [value[0], value[1], value[2]],
+            misc: m6,
+            ownership,
+        }
+    }
+}
+
+/// The network's outputs post-processed as KataGo does, for the player to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Probability that the player to move wins.
+    pub win: f32,
+    /// Probability that they lose.
+    pub loss: f32,
+    /// Probability of no result.
+    pub no_result: f32,
+    /// Expected score difference (their points minus the opponent's, komi included).
+    pub score_mean: f32,
+    /// Expected square of it.
+    pub score_mean_sq: f32,
+    /// Expected lead.
+    pub lead: f32,
+    /// Variance-time estimate.
+    pub var_time_left: f32,
+    /// Expected error of the short-term win/loss value.
+    pub shortterm_winloss_error: f32,
+    /// Expected error of the short-term score.
+    pub shortterm_score_error: f32,
+    /// Move probabilities per point (0 where the move is illegal).
+    pub policy: Vec<f32>,
+    /// Probability of passing.
+    pub pass: f32,
+    /// Ownership per point, −1 (the opponent's) to +1 (the player's).
+    pub ownership: Vec<f32>,
+}
+
+fn softplus(x: f64) -> f64 {
+    if x > 20.0 { x } else { x.exp().ln_1p() }
+}
+
+impl Model {
+    /// Turns raw outputs into probabilities and points (KataGo's post-processing for model
+    /// versions 8 to 15). `legal` masks the policy (all points legal when `None`);
+    /// `optimism` mixes in the optimistic policy channel (KataGo's `policyOptimism`, 0.2 in
+    /// its GTP engine and `kata-raw-nn`).
+    #[must_use]
+    pub fn post_process(&self, raw: &RawOutput, legal: Option<&[bool]>, optimism: f32) -> Evaluation {
+        let p = self.post_process;
+        let max = raw.value.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let e: Vec<f64> = raw.value.iter().map(|&v| f64::from(v - max).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        let (win, loss, no_result) = (e[0] / sum, e[1] / sum, e[2] / sum);
+        let m: Vec<f64> = raw.misc.iter().map(|&v| f64::from(v)).collect();
+        let score_mean = m[0] * f64::from(p.score_mean);
+        let score_stdev = softplus(m[1]) * f64::from(p.score_stdev);
+        let lead = m[2] * f64::from(p.lead);
+        let var_time_left = softplus(m[3]) * f64::from(p.variance_time);
+        let (st_wl, st_score) = if self.version >= 14 {
+            let a = softplus(m[4] * 0.5);
+            let b = softplus(m[5] * 0.5);
+            ((a * a * f64::from(p.shortterm_value_error)).sqrt(), (b * b * f64::from(p.shortterm_score_error)).sqrt())
+        } else if self.version >= 10 {
+            (
+                (softplus(m[4]) * f64::from(p.shortterm_value_error)).sqrt(),
+                (softplus(m[5]) * f64::from(p.shortterm_score_error)).sqrt(),
+            )
+        } else {
+            (softplus(m[4]), softplus(m[5]) * 10.0)
+        };
+        let result = 1.0 - no_result;
+        // The policy: a softmax over the legal points and the pass.
+        let mix = |a: f32, b: f32| (1.0 - optimism) * a + optimism * b;
+        let logits: Vec<f32> = raw.policy.iter().zip(&raw.policy_optimistic).map(|(&a, &b)| mix(a, b)).collect();
+        let pass_logit = mix(raw.pass, raw.pass_optimistic);
+        let raw_pass = pass_logit;
+        let n = logits.len();
+        let is_legal = |i: usize| legal.is_none_or(|l| l[i]);
+        let max = (0..n).filter(|&i| is_legal(i)).map(|i| logits[i]).fold(raw_pass, f32::max);
+        let mut policy = vec![0.0f32; n];
+        let mut total = f64::from(raw_pass - max).exp();
+        for i in (0..n).filter(|&i| is_legal(i)) {
+            let e = f64::from(logits[i] - max).exp();
+            policy[i] = e as f32;
+            total += e;
+        }
+        policy.iter_mut().for_each(|v| *v = (f64::from(*v) / total) as f32);
+        let pass = (f64::from(raw_pass - max).exp() / total) as f32;
+        Evaluation {
+            win: win as f32,
+            loss: loss as f32,
+            no_result: no_result as f32,
+            score_mean: (score_mean * result) as f32,
+            score_mean_sq: ((score_mean * score_mean + score_stdev * score_stdev) * result) as f32,
+            lead: (lead * result) as f32,
+            var_time_left: var_time_left as f32,
+            shortterm_winloss_error: st_wl as f32,
+            shortterm_score_error: st_score as f32,
+            policy,
+            pass,
+            ownership: raw.ownership.iter().map(|v| v.tanh()).collect(),
+        }
+    }
+}
