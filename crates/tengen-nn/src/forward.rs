@@ -319,16 +319,16 @@ impl Model {
                     let mean_sq = x.iter().map(|v| v * v).sum::<f32>() / (c as f32 * s as f32 + r.epsilon);
                     let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
                     for row in x.chunks_exact_mut(c) {
-                        for ch in 0..c {
-                            row[ch] = row[ch] * inv * r.gamma[ch] + r.beta[ch];
+                        for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
+                            *v = *v * inv * g + b;
                         }
                     }
                 } else {
                     for row in x.chunks_exact_mut(c) {
                         let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / c as f32;
                         let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
-                        for ch in 0..c {
-                            row[ch] = row[ch] * inv * r.gamma[ch] + r.beta[ch];
+                        for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
+                            *v = *v * inv * g + b;
                         }
                     }
                 }
