@@ -152,34 +152,31 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
         rotate(&mut q, hq, &|h| h / rep);
         rotate(&mut k, hk, &|h| h);
     }
+    // Per head: scores = Q·Kᵀ / sqrt(d), a softmax over each row, then scores·V — as matrix
+    // products over strided views of the projections.
+    use ndarray::{Array2, ArrayView2, ArrayViewMut2, ShapeBuilder};
     let scale = 1.0 / (d as f32).sqrt();
     let rep = hq / hk;
     let mut out = vec![0.0f32; s * hq * dv];
-    let mut logits = vec![0.0f32; s];
+    let mut scores = Array2::<f32>::zeros((s, s));
     for h in 0..hq {
         let kh = h / rep;
-        for i in 0..s {
-            let qi = &q[i * hq * d + h * d..][..d];
-            let mut max = f32::NEG_INFINITY;
-            for (j, l) in logits.iter_mut().enumerate() {
-                let kj = &k[j * hk * d + kh * d..][..d];
-                *l = qi.iter().zip(kj).map(|(a, b)| a * b).sum::<f32>() * scale;
-                max = max.max(*l);
-            }
+        let qh = ArrayView2::from_shape((s, d).strides((hq * d, 1)), &q[h * d..]).expect("query view");
+        let kt = ArrayView2::from_shape((d, s).strides((1, hk * d)), &k[kh * d..]).expect("key view");
+        ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
+        for mut row in scores.rows_mut() {
+            let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0;
-            for l in &mut logits {
+            row.iter_mut().for_each(|l| {
                 *l = (*l - max).exp();
                 sum += *l;
-            }
-            let o = &mut out[i * hq * dv + h * dv..][..dv];
-            for (j, l) in logits.iter().enumerate() {
-                let w = l / sum;
-                let vj = &v[j * hk * dv + kh * dv..][..dv];
-                for (oo, vv) in o.iter_mut().zip(vj) {
-                    *oo += w * vv;
-                }
-            }
+            });
+            let inv = 1.0 / sum;
+            row.iter_mut().for_each(|l| *l *= inv);
         }
+        let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
+        let mut oh = ArrayViewMut2::from_shape((s, dv).strides((hq * dv, 1)), &mut out[h * dv..]).expect("output view");
+        ndarray::linalg::general_mat_mul(1.0, &scores, &vh, 0.0, &mut oh);
     }
     let proj = matmul(&out, s, &a.out);
     for (xv, p) in x.iter_mut().zip(proj) {

@@ -23,6 +23,20 @@ pub enum Bench {
     /// afterwards every acknowledged move is looked up. Prints one line:
     /// `server games=200 seconds=10.0 … moves=… per_second=… p50_ms=… p99_ms=… errors=0 lost_games=0`.
     Server(crate::load::ServerArgs),
+    /// Evaluations of a KataGo network per second on the empty board (one thread; the
+    /// forward pass of crates/tengen-nn). Prints one line:
+    /// `nn size=9 threads=1 seconds=5.0 evaluations=… per_second=… model=…`.
+    Nn(NnArgs),
+}
+
+/// Options of `tengen bench nn`.
+#[derive(Args)]
+pub struct NnArgs {
+    #[command(flatten)]
+    span: Span,
+    /// The KataGo model file (`.bin.gz`).
+    #[arg(long)]
+    model: std::path::PathBuf,
 }
 
 /// What every benchmark takes: the board and how long to measure.
@@ -77,6 +91,7 @@ pub fn run(bench: &Bench) -> Result<()> {
         Bench::Playouts(args) => playouts(args),
         Bench::Search(args) => search(args),
         Bench::Server(args) => crate::load::run(args),
+        Bench::Nn(args) => nn(args),
     }
 }
 
@@ -178,4 +193,33 @@ fn progress(duration: Duration) -> ProgressBar {
         ProgressStyle::with_template("{spinner} bench {elapsed}/{duration} {wide_bar}").expect("valid template"),
     );
     bar
+}
+
+/// `tengen bench nn`: forward passes on the empty board for the given time.
+fn nn(args: &NnArgs) -> Result<()> {
+    let duration = args.span.duration()?;
+    let size = args.span.size;
+    if !(2..=25).contains(&size) {
+        bail!("--size must be 2 to 25, not {size}");
+    }
+    let model = tengen_nn::Model::load(&args.model).with_context(|| format!("cannot load {}", args.model.display()))?;
+    let s = size * size;
+    let mut spatial = vec![0.0; s * model.spatial_inputs];
+    for pos in 0..s {
+        spatial[pos * model.spatial_inputs] = 1.0;
+    }
+    let input = tengen_nn::Input { size, spatial, global: vec![0.0; model.global_inputs] };
+    let started = Instant::now();
+    let mut n = 0u64;
+    while started.elapsed() < duration || n == 0 {
+        std::hint::black_box(model.forward(&input));
+        n += 1;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "nn size={size} threads=1 seconds={secs:.1} evaluations={n} per_second={:.2} model={}",
+        n as f64 / secs,
+        model.name
+    );
+    Ok(())
 }
