@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use tengen_nn::{Input, Model};
+use tengen_core::{Color, Game, Komi, Move, Point, Rules};
+use tengen_nn::{Model, input_features};
 
 fn model() -> Model {
     let path = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
@@ -55,54 +56,41 @@ fn commands(name: &str) -> Vec<String> {
     head.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(str::to_owned).collect()
 }
 
-/// KataGo's komi parity wave (global input 18) for `self_komi` on a board of `area` points.
-fn wave(self_komi: f32, area: usize) -> f32 {
-    let floor =
-        if area % 2 == 0 { (self_komi / 2.0).floor() * 2.0 } else { ((self_komi - 1.0) / 2.0).floor() * 2.0 + 1.0 };
-    let delta = (self_komi - floor).clamp(0.0, 2.0);
-    if delta < 0.5 {
-        delta
-    } else if delta < 1.5 {
-        1.0 - delta
-    } else {
-        delta - 2.0
-    }
-}
-
-/// Compares tengen with a fixture of an empty board (possibly after a pass), which needs no
-/// stone features: the inputs are the on-board plane, the pass history and the globals.
-fn check_empty_board(name: &str) {
+/// Replays a fixture's commands into a game and compares tengen's evaluation (inputs from
+/// `input_features`) with KataGo's.
+fn check(name: &str) {
     let m = model();
-    let (mut size, mut komi, mut white_to_move) = (19, 7.5f32, false);
+    let mut size = 19;
+    let mut komi = 7.5;
+    let mut moves: Vec<(Color, Move)> = Vec::new();
     for c in commands(name) {
         let w: Vec<&str> = c.split_whitespace().collect();
         match w.as_slice() {
             ["boardsize", n] => size = n.parse().unwrap(),
             ["komi", k] => komi = k.parse().unwrap(),
-            ["play", "B", "pass"] => white_to_move = true,
+            ["play", c, mv] => moves.push((c.parse().unwrap(), mv.parse().unwrap())),
             other => panic!("{name}: command {other:?} not supported by this test"),
         }
     }
+    let rules = Rules { komi: Komi::from_points(komi).unwrap(), ..Rules::chinese() };
+    let mut game = Game::new(size, rules).unwrap();
+    for (c, mv) in moves {
+        game.play_as(c, mv).unwrap();
+    }
     let s = size * size;
-    let mut spatial = vec![0.0; s * m.spatial_inputs];
-    for pos in 0..s {
-        spatial[pos * m.spatial_inputs] = 1.0;
-    }
-    let self_komi = if white_to_move { komi } else { -komi };
-    let mut global = vec![0.0; m.global_inputs];
-    if white_to_move {
-        global[0] = 1.0; // the opponent's last move was a pass
-        global[14] = 1.0; // so a pass would end the game
-    }
-    global[5] = self_komi / 20.0;
-    global[6] = 1.0;
-    global[7] = 0.5;
-    global[18] = wave(self_komi, s);
-    let raw = m.forward(&Input { size, spatial, global });
+    let input = input_features(&game).unwrap();
+    let raw = m.forward(&input);
     // kata-raw-nn mixes the optimistic policy in with weight 0.2, as KataGo's GTP engine does.
-    let e = m.post_process(&raw, None, 0.2);
+    let legal: Vec<bool> = (0..s)
+        .map(|i| {
+            let p = Point::new((i % size) as u8, (size - 1 - i / size) as u8).unwrap();
+            game.is_legal(Move::Play(p))
+        })
+        .collect();
+    let e = m.post_process(&raw, Some(&legal), 0.2);
     let o = oracle(name);
     // The network speaks for the player to move; KataGo prints White's view.
+    let white_to_move = game.to_move() == Color::White;
     let (white_win, white_loss, sign) = if white_to_move { (e.win, e.loss, 1.0) } else { (e.loss, e.win, -1.0) };
     let worst = std::cell::RefCell::new(std::collections::BTreeMap::<String, f32>::new());
     let close = |what: &str, ours: f32, theirs: f32, tol: f32| {
@@ -123,7 +111,9 @@ fn check_empty_board(name: &str) {
     close("policyPass", e.pass, o.values["policyPass"], 1e-4);
     assert_eq!((e.policy.len(), o.policy.len(), o.ownership.len()), (s, s, s));
     for (i, (ours, theirs)) in e.policy.iter().zip(&o.policy).enumerate() {
-        close(&format!("policy {i}"), *ours, *theirs, 1e-4);
+        // KataGo prints illegal points as -1.
+        let theirs = theirs.max(0.0);
+        close(&format!("policy {i}"), *ours, theirs, 1e-4);
     }
     for (i, (ours, theirs)) in e.ownership.iter().zip(&o.ownership).enumerate() {
         close(&format!("ownership {i}"), sign * ours, *theirs, 1e-3);
@@ -135,6 +125,64 @@ fn check_empty_board(name: &str) {
 fn empty_boards_of_three_sizes_and_a_pass() {
     for name in ["empty-9x9-komi7.5.txt", "empty-13x13-komi7.5.txt", "empty-19x19-komi7.5.txt", "pass-9x9-komi5.5.txt"]
     {
-        check_empty_board(name);
+        check(name);
+    }
+}
+
+#[test]
+fn positions_with_stones() {
+    for name in [
+        "opening-9x9.txt",
+        "atari-9x9.txt",
+        "opening-19x19.txt",
+        "ladder-9x9.txt",
+        "ladder-working-move-9x9.txt",
+        "ko-9x9.txt",
+    ] {
+        check(name);
+    }
+}
+
+/// The fixtures can tell a wrong input: clearing the ladder, ko, history or area planes of
+/// those positions moves the policy further from KataGo's than the tolerance.
+#[test]
+fn the_fixtures_notice_a_missing_feature() {
+    let m = model();
+    for (name, planes) in [
+        ("ladder-9x9.txt", &[14usize, 15, 16][..]),
+        ("ladder-working-move-9x9.txt", &[17][..]),
+        ("ko-9x9.txt", &[6][..]),
+        ("opening-9x9.txt", &[9, 10, 11, 12][..]),
+        ("opening-9x9.txt", &[18, 19][..]),
+    ] {
+        let mut size = 19;
+        let mut moves: Vec<(Color, Move)> = Vec::new();
+        for c in commands(name) {
+            let w: Vec<&str> = c.split_whitespace().collect();
+            match w.as_slice() {
+                ["boardsize", n] => size = n.parse().unwrap(),
+                ["play", c, mv] => moves.push((c.parse().unwrap(), mv.parse().unwrap())),
+                _ => {}
+            }
+        }
+        let mut game = Game::new(size, Rules::chinese()).unwrap();
+        for (c, mv) in moves {
+            game.play_as(c, mv).unwrap();
+        }
+        let mut input = input_features(&game).unwrap();
+        let set: usize = planes
+            .iter()
+            .map(|&p| input.spatial.iter().skip(p).step_by(tengen_nn::SPATIAL).filter(|&&v| v != 0.0).count())
+            .sum();
+        assert!(set > 0, "{name}: planes {planes:?} are empty, nothing to test");
+        for row in input.spatial.chunks_exact_mut(tengen_nn::SPATIAL) {
+            for &p in planes {
+                row[p] = 0.0;
+            }
+        }
+        let e = m.post_process(&m.forward(&input), None, 0.2);
+        let o = oracle(name);
+        let off = e.policy.iter().zip(&o.policy).map(|(a, b)| (a - b.max(0.0)).abs()).fold(0.0f32, f32::max);
+        assert!(off > 1e-4, "{name}: clearing planes {planes:?} changed the policy by only {off}");
     }
 }
