@@ -61,6 +61,32 @@ fn exp_approx(x: f32) -> f32 {
     p * f32::from_bits(((n as i32 + 127) as u32) << 23)
 }
 
+/// The largest value, over 8 lanes so that the loop vectorises.
+fn max8(v: &[f32]) -> f32 {
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let chunks = v.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for i in 0..8 {
+            lanes[i] = if c[i] > lanes[i] { c[i] } else { lanes[i] };
+        }
+    }
+    lanes.into_iter().chain(rest.iter().copied()).fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// The sum, over 8 lanes so that the loop vectorises.
+fn sum8(v: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let chunks = v.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for i in 0..8 {
+            lanes[i] += c[i];
+        }
+    }
+    lanes.iter().sum::<f32>() + rest.iter().sum::<f32>()
+}
+
 fn matmul(x: &[f32], rows: usize, m: &MatMul) -> Vec<f32> {
     let mut out = vec![0.0; rows * m.outputs];
     gemm(x, rows, m.inputs, &m.weights, m.outputs, &mut out);
@@ -189,9 +215,9 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
         let kt = ArrayView2::from_shape((d, s).strides((1, hk * d)), &k[kh * d..]).expect("key view");
         ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
         for row in scores.as_slice_mut().expect("a standard-layout matrix").chunks_exact_mut(s) {
-            let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let max = max8(row);
             row.iter_mut().for_each(|l| *l = exp_approx(*l - max));
-            let inv = 1.0 / row.iter().sum::<f32>();
+            let inv = 1.0 / sum8(row);
             row.iter_mut().for_each(|l| *l *= inv);
         }
         let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
