@@ -1065,19 +1065,10 @@ impl<'a> Ctx<'a> {
         {
             out.add("浅消");
         }
+        let near_chains = self.opponent_chains_within(4);
         // 罩
         if !self.stone_within(p, 2) {
-            let mut seen: Vec<Point> = Vec::new();
-            for r in g.within(p, 4) {
-                if !self.opp(r) {
-                    continue;
-                }
-                let rp = self.pt(r);
-                if seen.iter().any(|&s| self.cb.same_chain(s, rp)) {
-                    continue;
-                }
-                seen.push(rp);
-                let w: Vec<V> = self.cb.chain(rp).map(v).collect();
+            for w in &near_chains {
                 let nearest = w.iter().map(|&s| cheb(s, p)).min().unwrap_or(0);
                 let top = w.iter().map(|&s| g.line(s)).max().unwrap_or(0);
                 let lonely = !w.iter().any(|&s| g.within(s, 4).any(|q| self.opp(q) && !w.contains(&q)));
@@ -1094,17 +1085,8 @@ impl<'a> Ctx<'a> {
             Class::Thirteen => 5,
             Class::Nine => 4,
         };
-        let mut seen: Vec<Point> = Vec::new();
-        for r in g.within(p, 4) {
-            if !self.opp(r) {
-                continue;
-            }
-            let rp = self.pt(r);
-            if seen.iter().any(|&s| self.cb.same_chain(s, rp)) {
-                continue;
-            }
-            seen.push(rp);
-            let w: Vec<V> = self.cb.chain(rp).map(v).collect();
+        for w in &near_chains {
+            let rp = self.pt(w[0]);
             if w.len() <= 10
                 && w.iter().all(|&s| g.line(s) < lc)
                 && !w.iter().any(|&s| cheb(s, p) == 1 && (s.0 == p.0 || s.1 == p.1))
@@ -1115,6 +1097,24 @@ impl<'a> Ctx<'a> {
                 break;
             }
         }
+    }
+
+    /// The opponent chains (their stones on CB) with a stone within `k` of P.
+    fn opponent_chains_within(&self, k: i32) -> Vec<Vec<V>> {
+        let mut seen: Vec<Point> = Vec::new();
+        let mut out = Vec::new();
+        for r in self.g.within(self.p, k) {
+            if !self.opp(r) {
+                continue;
+            }
+            let rp = self.pt(r);
+            if seen.iter().any(|&s| self.cb.same_chain(s, rp)) {
+                continue;
+            }
+            seen.push(rp);
+            out.push(self.cb.chain(rp).map(v).collect());
+        }
+        out
     }
 
     /// §10.7: a walk from the chain's liberties through empty points touching no stone of

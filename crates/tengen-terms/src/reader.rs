@@ -33,23 +33,22 @@ impl Reader {
             return false;
         }
         self.budget -= 1;
-        for cand in defences(b, w) {
-            if !b.is_legal(cand, def) {
-                continue;
-            }
-            let mut after = b.clone();
-            after.play_unchecked(cand, def);
-            match after.liberties(w) {
-                0 | 1 => continue,
-                2 => {
-                    if !self.attacker_wins(&after, w, depth + 1) {
-                        return false;
-                    }
-                }
-                _ => return false,
-            }
+        !defences(b, w).into_iter().any(|cand| self.defence_escapes(b, w, def, cand, depth + 1))
+    }
+
+    /// Whether the defender's move `cand` saves the chain at `w`: it gets three liberties, or
+    /// two from which no atari of the attacker wins.
+    fn defence_escapes(&mut self, b: &Board, w: Point, def: tengen_core::Color, cand: Point, depth: u32) -> bool {
+        if !b.is_legal(cand, def) {
+            return false;
         }
-        true
+        let mut after = b.clone();
+        after.play_unchecked(cand, def);
+        match after.liberties(w) {
+            0 | 1 => false,
+            2 => !self.attacker_wins(&after, w, depth),
+            _ => true,
+        }
     }
 
     /// The attacker to move against the chain at `w` with two liberties: whether an atari at
@@ -91,23 +90,7 @@ impl Reader {
                 cands.push(c);
             }
         }
-        for cand in cands {
-            if !b.is_legal(cand, def) {
-                continue;
-            }
-            let mut after = b.clone();
-            after.play_unchecked(cand, def);
-            match after.liberties(w) {
-                0 | 1 => continue,
-                2 => {
-                    if !self.attacker_wins(&after, w, 1) {
-                        return false;
-                    }
-                }
-                _ => return false,
-            }
-        }
-        true
+        !cands.into_iter().any(|cand| self.defence_escapes(b, w, def, cand, 1))
     }
 }
 
