@@ -334,7 +334,52 @@ fn block(x: &mut [f32], size: usize, b: &Block) {
     }
 }
 
+/// Where symmetry `symmetry` (0–7, KataGo's numbering: bit 0 flips the rows, bit 1 the
+/// columns, bit 2 transposes after the flips) sends position `pos` of a `size` board.
+fn symmetric(pos: usize, size: usize, symmetry: u8) -> usize {
+    let (mut y, mut x) = (pos / size, pos % size);
+    if symmetry & 1 != 0 {
+        y = size - 1 - y;
+    }
+    if symmetry & 2 != 0 {
+        x = size - 1 - x;
+    }
+    if symmetry & 4 != 0 {
+        std::mem::swap(&mut x, &mut y);
+    }
+    y * size + x
+}
+
 impl Model {
+    /// Evaluates the network on the position seen through `symmetry` (0–7, KataGo's
+    /// numbering), the outputs mapped back to the position's own points: `symmetry` 0 is
+    /// [`Model::forward`].
+    ///
+    /// # Panics
+    /// When the input's sizes do not fit the model, or `symmetry` exceeds 7.
+    #[must_use]
+    pub fn forward_symmetric(&self, input: &Input, symmetry: u8) -> RawOutput {
+        assert!(symmetry < 8, "symmetries are 0 to 7");
+        if symmetry == 0 {
+            return self.forward(input);
+        }
+        let (size, c) = (input.size, self.spatial_inputs);
+        let s = size * size;
+        let mut spatial = vec![0.0; s * c];
+        for pos in 0..s {
+            let to = symmetric(pos, size, symmetry);
+            spatial[to * c..][..c].copy_from_slice(&input.spatial[pos * c..][..c]);
+        }
+        let raw = self.forward(&Input { size, spatial, global: input.global.clone() });
+        let back = |v: &[f32]| (0..s).map(|pos| v[symmetric(pos, size, symmetry)]).collect::<Vec<f32>>();
+        RawOutput {
+            policy: back(&raw.policy),
+            policy_optimistic: back(&raw.policy_optimistic),
+            ownership: back(&raw.ownership),
+            ..raw
+        }
+    }
+
     /// Evaluates the network on one position.
     ///
     /// # Panics

@@ -15,11 +15,13 @@
 //! tengen does not ship a network: the README says where to get one (KaTrain's wheel on PyPI
 //! carries the 10-block `b10c384h6nbttflrs`).
 
+mod cache;
 mod features;
 mod forward;
 mod load;
 mod model;
 
+pub use cache::CachedModel;
 pub use features::{GLOBAL, SPATIAL, input_features};
 pub use forward::{Evaluation, Input, RawOutput};
 pub use load::LoadError;

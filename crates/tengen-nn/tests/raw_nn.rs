@@ -63,12 +63,14 @@ fn check(name: &str) {
     let mut size = 19;
     let mut komi = 7.5;
     let mut moves: Vec<(Color, Move)> = Vec::new();
+    let mut symmetry = 0;
     for c in commands(name) {
         let w: Vec<&str> = c.split_whitespace().collect();
         match w.as_slice() {
             ["boardsize", n] => size = n.parse().unwrap(),
             ["komi", k] => komi = k.parse().unwrap(),
             ["play", c, mv] => moves.push((c.parse().unwrap(), mv.parse().unwrap())),
+            ["symmetry", n] => symmetry = n.parse().unwrap(),
             other => panic!("{name}: command {other:?} not supported by this test"),
         }
     }
@@ -79,7 +81,7 @@ fn check(name: &str) {
     }
     let s = size * size;
     let input = input_features(&game).unwrap();
-    let raw = m.forward(&input);
+    let raw = m.forward_symmetric(&input, symmetry);
     // kata-raw-nn mixes the optimistic policy in with weight 0.2, as KataGo's GTP engine does.
     let legal: Vec<bool> = (0..s)
         .map(|i| {
@@ -153,6 +155,15 @@ fn positions_from_game_records() {
     }
 }
 
+/// `kata-raw-nn N` with symmetries other than 0: the position seen rotated or mirrored, the
+/// outputs mapped back.
+#[test]
+fn symmetries() {
+    for name in ["sym3-opening-9x9.txt", "sym5-opening-9x9.txt", "sym6-opening-9x9.txt"] {
+        check(name);
+    }
+}
+
 #[test]
 fn positions_with_stones() {
     for name in [
@@ -209,4 +220,32 @@ fn the_fixtures_notice_a_missing_feature() {
         let off = e.policy.iter().zip(&o.policy).map(|(a, b)| (a - b.max(0.0)).abs()).fold(0.0f32, f32::max);
         assert!(off > 1e-4, "{name}: clearing planes {planes:?} changed the policy by only {off}");
     }
+}
+
+#[test]
+fn the_cache_returns_the_same_evaluation_and_forgets_the_oldest() {
+    let cached = tengen_nn::CachedModel::new(model(), 2);
+    let mut inputs = Vec::new();
+    for moves in [&["E5"][..], &["E5", "C3"][..], &["D4"][..]] {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        for mv in moves {
+            game.play(Move::Play(mv.parse().unwrap())).unwrap();
+        }
+        inputs.push(input_features(&game).unwrap());
+    }
+    let first = cached.evaluate(&inputs[0], 0);
+    assert_eq!(cached.evaluate(&inputs[0], 0), first);
+    assert_eq!(cached.stats(), (1, 1));
+    assert_eq!(first, cached.model().forward(&inputs[0]), "a hit gives what the network gives");
+    // Another symmetry is another evaluation.
+    let turned = cached.evaluate(&inputs[0], 5);
+    assert_ne!(turned, first);
+    assert_eq!((cached.stats(), cached.len()), ((1, 2), 2));
+    // A third entry pushes out the least recently used: the symmetry-0 one was used before 5.
+    cached.evaluate(&inputs[1], 0);
+    assert_eq!(cached.len(), 2);
+    cached.evaluate(&inputs[0], 5);
+    assert_eq!(cached.stats(), (2, 3), "symmetry 5 was kept");
+    cached.evaluate(&inputs[0], 0);
+    assert_eq!(cached.stats(), (2, 4), "symmetry 0 was forgotten");
 }

@@ -1,0 +1,113 @@
+//! A small evaluation cache: the same inputs (and symmetry) give the same outputs, so a
+//! search that reaches a position twice evaluates it once.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::forward::{Input, RawOutput};
+use crate::model::Model;
+
+/// The exact inputs of an evaluation, compactly: the spatial planes are 0 or 1, so one bit
+/// each; the global values as their bits.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    size: usize,
+    symmetry: u8,
+    planes: Vec<u64>,
+    global: Vec<u32>,
+}
+
+impl Key {
+    fn of(input: &Input, symmetry: u8) -> Key {
+        let mut planes = vec![0u64; input.spatial.len().div_ceil(64)];
+        for (i, &v) in input.spatial.iter().enumerate() {
+            if v != 0.0 {
+                planes[i / 64] |= 1 << (i % 64);
+            }
+        }
+        Key { size: input.size, symmetry, planes, global: input.global.iter().map(|g| g.to_bits()).collect() }
+    }
+}
+
+struct Entries {
+    map: HashMap<Key, (RawOutput, u64)>,
+    clock: u64,
+    hits: u64,
+    misses: u64,
+}
+
+/// A [`Model`] with a cache of its last evaluations (least recently used ones go first).
+pub struct CachedModel {
+    model: Model,
+    capacity: usize,
+    entries: Mutex<Entries>,
+}
+
+impl CachedModel {
+    /// Wraps `model` with room for `capacity` evaluations (at least one).
+    #[must_use]
+    pub fn new(model: Model, capacity: usize) -> CachedModel {
+        CachedModel {
+            model,
+            capacity: capacity.max(1),
+            entries: Mutex::new(Entries { map: HashMap::new(), clock: 0, hits: 0, misses: 0 }),
+        }
+    }
+
+    /// The model.
+    #[must_use]
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Evaluates `input` through `symmetry`, from the cache when these exact inputs were
+    /// evaluated before.
+    ///
+    /// # Panics
+    /// As [`Model::forward_symmetric`].
+    pub fn evaluate(&self, input: &Input, symmetry: u8) -> RawOutput {
+        let key = Key::of(input, symmetry);
+        {
+            let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            e.clock += 1;
+            let now = e.clock;
+            if let Some((out, stamp)) = e.map.get_mut(&key) {
+                *stamp = now;
+                let out = out.clone();
+                e.hits += 1;
+                return out;
+            }
+            e.misses += 1;
+        }
+        // Evaluate without holding the lock: other threads may use the cache meanwhile.
+        let out = self.model.forward_symmetric(input, symmetry);
+        let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if e.map.len() >= self.capacity
+            && let Some(oldest) = e.map.iter().min_by_key(|(_, (_, stamp))| *stamp).map(|(k, _)| k.clone())
+        {
+            e.map.remove(&oldest);
+        }
+        let now = e.clock;
+        e.map.insert(key, (out.clone(), now));
+        out
+    }
+
+    /// (hits, misses) so far.
+    #[must_use]
+    pub fn stats(&self) -> (u64, u64) {
+        let e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        (e.hits, e.misses)
+    }
+
+    /// Evaluations held now.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner).map.len()
+    }
+
+    /// Whether nothing is held.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
