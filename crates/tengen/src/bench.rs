@@ -23,9 +23,9 @@ pub enum Bench {
     /// afterwards every acknowledged move is looked up. Prints one line:
     /// `server games=200 seconds=10.0 … moves=… per_second=… p50_ms=… p99_ms=… errors=0 lost_games=0`.
     Server(crate::load::ServerArgs),
-    /// Evaluations of a KataGo network per second on the empty board (one thread; the
-    /// forward pass of crates/tengen-nn). Prints one line:
-    /// `nn size=9 threads=1 seconds=5.0 evaluations=… per_second=… model=…`.
+    /// Evaluations of a KataGo network per second on the empty board (the forward pass of
+    /// crates/tengen-nn; with several threads, each evaluates positions of its own). Prints
+    /// one line: `nn size=9 threads=1 seconds=5.0 evaluations=… per_second=… model=…`.
     Nn(NnArgs),
 }
 
@@ -37,6 +37,9 @@ pub struct NnArgs {
     /// The KataGo model file (`.bin.gz`).
     #[arg(long)]
     model: std::path::PathBuf,
+    /// Threads, each evaluating on its own.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// What every benchmark takes: the board and how long to measure.
@@ -209,15 +212,29 @@ fn nn(args: &NnArgs) -> Result<()> {
         spatial[pos * model.spatial_inputs] = 1.0;
     }
     let input = tengen_nn::Input { size, spatial, global: vec![0.0; model.global_inputs] };
-    let started = Instant::now();
-    let mut n = 0u64;
-    while started.elapsed() < duration || n == 0 {
-        std::hint::black_box(model.forward(&input));
-        n += 1;
+    let threads = args.threads;
+    if !(1..=256).contains(&threads) {
+        bail!("--threads must be 1 to 256, not {threads}");
     }
+    let started = Instant::now();
+    let n: u64 = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut n = 0u64;
+                    while started.elapsed() < duration || n == 0 {
+                        std::hint::black_box(model.forward(&input));
+                        n += 1;
+                    }
+                    n
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or(0)).sum()
+    });
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "nn size={size} threads=1 seconds={secs:.1} evaluations={n} per_second={:.2} model={}",
+        "nn size={size} threads={threads} seconds={secs:.1} evaluations={n} per_second={:.2} model={}",
         n as f64 / secs,
         model.name
     );

@@ -417,6 +417,23 @@ fn a_hanging_engine_is_stopped_and_loses() {
 }
 
 #[test]
+fn bench_nn_prints_one_line() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let model = model.to_str().unwrap();
+    let (code, out, err) =
+        tengen(&["bench", "nn", "--model", model, "--size", "5", "--seconds", "0.3", "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.starts_with("nn size=5 threads=2 seconds="), "{out}");
+    let n: u64 = out.split("evaluations=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(n >= 2 && out.trim_end().ends_with("model=b10c384h6nbttflrs"), "{out}");
+    let (code, _, err) = tengen(&["bench", "nn", "--model", "/nonexistent.bin.gz"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("cannot load /nonexistent.bin.gz"), "{err}");
+}
+
+#[test]
 fn bench_search_prints_one_line() {
     let (code, out, err) = tengen(&["bench", "search", "--size", "9", "--seconds", "0.2"]);
     assert_eq!(code, 0, "{err}");
