@@ -16,7 +16,7 @@
 
 use crate::board::{Board, PointSet};
 use crate::color::Color;
-use crate::point::{NEIGHBOURS, Point};
+use crate::point::Point;
 
 /// One colour's pass-alive chains and territory.
 #[derive(Clone)]
@@ -76,7 +76,7 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
         while i < points.len() {
             let p = points[i];
             i += 1;
-            for n in neighbours(board, p) {
+            for n in board.neighbours(p) {
                 if board.get(n) == Some(color) {
                     let c = chain_of[n.index()];
                     if !borders.contains(&c) {
@@ -94,7 +94,7 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
                 points
                     .iter()
                     .filter(|&&p| board.is_empty(p))
-                    .all(|&p| neighbours(board, p).any(|n| board.get(n) == Some(color) && chain_of[n.index()] == c))
+                    .all(|&p| board.neighbours(p).any(|n| board.get(n) == Some(color) && chain_of[n.index()] == c))
             })
             .collect();
         regions.push(Region { points, borders, vital_to, alive: true });
@@ -129,10 +129,11 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
         }
     }
     for r in regions.iter().filter(|r| r.alive && !r.borders.is_empty()) {
-        let sealed =
-            r.points.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
-                neighbours(board, p).any(|n| board.get(n) == Some(color) && chain_alive[chain_of[n.index()]])
-            });
+        let sealed = r
+            .points
+            .iter()
+            .filter(|&&p| board.is_empty(p))
+            .all(|&p| board.neighbours(p).any(|n| board.get(n) == Some(color) && chain_alive[chain_of[n.index()]]));
         if sealed {
             for &p in &r.points {
                 result.territory.insert(p.index());
@@ -140,13 +141,6 @@ pub fn pass_alive(board: &Board, color: Color) -> PassAlive {
         }
     }
     result
-}
-
-pub(crate) fn neighbours(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    NEIGHBOURS.into_iter().map(move |d| Point::from_index((p.index() as isize + d) as usize)).filter(|&n| {
-        let (r, c) = (n.index() / crate::point::STRIDE, n.index() % crate::point::STRIDE);
-        (1..=board.size()).contains(&r) && (1..=board.size()).contains(&c)
-    })
 }
 
 #[cfg(test)]

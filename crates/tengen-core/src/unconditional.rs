@@ -207,7 +207,7 @@ fn break_critical_seki(board: &mut Board, b: Point, color: Color) {
 fn liberties_if_played(board: &Board, p: Point, color: Color) -> usize {
     let mut libs = PointSet::new();
     let mut count = 0;
-    for n in crate::benson::neighbours(board, p) {
+    for n in board.neighbours(p) {
         let new: Vec<Point> = match board.get(n) {
             None => vec![n],
             Some(c) if c == color => board.liberty_points(n),

@@ -408,12 +408,7 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f3
 /// A stone of `player`'s chain next to `p` whose last liberty is `p` (there is one: the move
 /// saves it).
 fn stone_saved_at(board: &Board, p: Point, player: Color) -> Point {
-    let (c, r) = (i32::from(p.col()), i32::from(p.row()));
-    [(0, 1), (0, -1), (1, 0), (-1, 0)]
-        .into_iter()
-        .filter_map(|(dc, dr)| Point::new(u8::try_from(c + dc).ok()?, u8::try_from(r + dr).ok()?))
-        .find(|&n| board.contains(n) && board.get(n) == Some(player) && board.atari_liberty(n) == Some(p))
-        .unwrap_or(p)
+    board.neighbours(p).find(|&n| board.get(n) == Some(player) && board.atari_liberty(n) == Some(p)).unwrap_or(p)
 }
 
 /// The key of a position in the tree: the stones' hash, the player to move, the simple-ko

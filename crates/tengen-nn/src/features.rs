@@ -16,18 +16,9 @@ fn pos(p: Point, size: usize) -> usize {
     (size - 1 - usize::from(p.row())) * size + usize::from(p.col())
 }
 
-fn neighbours(b: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    let (x, y) = (i32::from(p.col()), i32::from(p.row()));
-    let n = b.size() as i32;
-    [(0, -1), (-1, 0), (1, 0), (0, 1)].into_iter().filter_map(move |(dx, dy)| {
-        let (a, c) = (x + dx, y + dy);
-        (a >= 0 && c >= 0 && a < n && c < n).then(|| Point::new(a as u8, c as u8).expect("on board"))
-    })
-}
-
 /// Empty neighbours of `p` (KataGo's "immediate liberties").
 fn immediate_liberties(b: &Board, p: Point) -> usize {
-    neighbours(b, p).filter(|&q| b.is_empty(q)).count()
+    b.neighbours(p).filter(|&q| b.is_empty(q)).count()
 }
 
 /// Whether `color` playing at `p` would capture exactly one stone and be left a single stone
@@ -56,7 +47,7 @@ fn liberty_gaining_captures(b: &Board, w: Point) -> Vec<Point> {
     let def = b.get(w).expect("a stone");
     let mut out = Vec::new();
     for s in b.chain(w).collect::<Vec<_>>() {
-        for q in neighbours(b, s) {
+        for q in b.neighbours(s) {
             if b.get(q) == Some(!def)
                 && let Some(l) = b.atari_liberty(q)
                 && !out.contains(&l)
@@ -126,7 +117,7 @@ fn search(b: &Board, w: Point, defender_first: bool, level: usize, limit: usize)
         {
             return true;
         }
-        let adjacent = neighbours(b, m0).any(|q| q == m1);
+        let adjacent = b.neighbours(m0).any(|q| q == m1);
         if !adjacent && libs0 >= 3 && libs1 >= 3 {
             return false;
         } else if !adjacent && libs0 >= 3 {
@@ -234,7 +225,7 @@ fn area(b: &Board) -> Vec<Option<Color>> {
         while i < region.len() {
             let q = region[i];
             i += 1;
-            for n in neighbours(b, q) {
+            for n in b.neighbours(q) {
                 match b.get(n) {
                     None => {
                         if !seen[pos(n, size)] {

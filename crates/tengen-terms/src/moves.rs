@@ -88,7 +88,7 @@ pub fn name_move(board: &Board, color: Color, p: Point, recent: &Recent) -> Resu
         captured: ctx.captured.clone(),
         own_liberties: ctx.b1.liberties(p),
         adjacent,
-        terms: names.into_iter().map(|n| Term::named(&n).unwrap_or_else(|| term(&n))).collect(),
+        terms: names.into_iter().map(|n| term(&n)).collect(),
     })
 }
 

@@ -121,7 +121,9 @@ fn defences(b: &Board, w: Point) -> Vec<Point> {
     out
 }
 
-/// The on-board orthogonal neighbours of `p`.
+/// The on-board orthogonal neighbours of `p`, right, left, up, down: the order in which the
+/// reader tries defences, so kept apart from [`Board::neighbours`] (another order), which would
+/// change what it reads.
 pub(crate) fn neighbours(b: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
     let (x, y) = (i32::from(p.col()), i32::from(p.row()));
     let n = b.size() as i32;

@@ -405,6 +405,16 @@ impl Board {
         self.atari_at(p.index()).map(Point::from_index)
     }
 
+    /// The orthogonal neighbours of `p` that are on this board (`p` one of its points): below,
+    /// left, right, above.
+    pub fn neighbours(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        NEIGHBOURS
+            .into_iter()
+            .map(move |d| (p.index() as isize + d) as usize)
+            .filter(|&n| self.cells[n] != BORDER)
+            .map(Point::from_index)
+    }
+
     /// How many stones of the chain with head `h` touch the point `p`.
     #[inline]
     fn touching(&self, p: usize, h: u16) -> u32 {
