@@ -1,8 +1,10 @@
 //! A small evaluation cache: the same inputs (and symmetry) give the same outputs, so a
 //! search that reaches a position twice evaluates it once.
 
-use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::sync::Mutex;
+
+use lru::LruCache;
 
 use crate::forward::{Input, RawOutput};
 use crate::model::Model;
@@ -30,8 +32,7 @@ impl Key {
 }
 
 struct Entries {
-    map: HashMap<Key, (RawOutput, u64)>,
-    clock: u64,
+    map: LruCache<Key, RawOutput>,
     hits: u64,
     misses: u64,
 }
@@ -39,7 +40,6 @@ struct Entries {
 /// A [`Model`] with a cache of its last evaluations (least recently used ones go first).
 pub struct CachedModel {
     model: Model,
-    capacity: usize,
     entries: Mutex<Entries>,
 }
 
@@ -47,11 +47,8 @@ impl CachedModel {
     /// Wraps `model` with room for `capacity` evaluations (at least one).
     #[must_use]
     pub fn new(model: Model, capacity: usize) -> CachedModel {
-        CachedModel {
-            model,
-            capacity: capacity.max(1),
-            entries: Mutex::new(Entries { map: HashMap::new(), clock: 0, hits: 0, misses: 0 }),
-        }
+        let capacity = NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN);
+        CachedModel { model, entries: Mutex::new(Entries { map: LruCache::new(capacity), hits: 0, misses: 0 }) }
     }
 
     /// The model.
@@ -69,11 +66,7 @@ impl CachedModel {
         let key = Key::of(input, symmetry);
         {
             let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            e.clock += 1;
-            let now = e.clock;
-            if let Some((out, stamp)) = e.map.get_mut(&key) {
-                *stamp = now;
-                let out = out.clone();
+            if let Some(out) = e.map.get(&key).cloned() {
                 e.hits += 1;
                 return out;
             }
@@ -82,13 +75,7 @@ impl CachedModel {
         // Evaluate without holding the lock: other threads may use the cache meanwhile.
         let out = self.model.forward_symmetric(input, symmetry);
         let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if e.map.len() >= self.capacity
-            && let Some(oldest) = e.map.iter().min_by_key(|(_, (_, stamp))| *stamp).map(|(k, _)| k.clone())
-        {
-            e.map.remove(&oldest);
-        }
-        let now = e.clock;
-        e.map.insert(key, (out.clone(), now));
+        e.map.put(key, out.clone());
         out
     }
 
