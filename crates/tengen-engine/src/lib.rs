@@ -1,8 +1,11 @@
 //! tengen's opponent: the [`Engine`] trait that GTP and the other faces ask for moves, a
-//! random engine for tests, and [`Mcts`], a Monte-Carlo tree search with RAVE.
+//! random engine for tests, [`Mcts`], a Monte-Carlo tree search with RAVE, and [`NetSearch`],
+//! a PUCT search on a KataGo network.
 
 mod mcts;
+mod net;
 mod random;
 
 pub use mcts::{Mcts, SearchParams, SearchResult};
+pub use net::NetSearch;
 pub use random::{Analysis, Decision, Engine, MoveStats, RandomEngine};

@@ -69,6 +69,14 @@ pub struct SearchParams {
     /// Threads sharing one tree (at least 1). A running simulation counts as a lost visit
     /// (virtual loss) so that the threads spread over the tree.
     pub threads: usize,
+    /// The network search's exploration constant ([`crate::NetSearch`], on its 0…1 utility
+    /// scale: KataGo's 1.0 on −1…1 halved); it grows by 0.45 ln((N + 500) / 500) with the
+    /// parent's visits N.
+    pub cpuct: f32,
+    /// The network search's first-play urgency: an unvisited child is valued at its parent's
+    /// utility less this times √(prior of the children already visited) — half of it at the
+    /// root.
+    pub fpu_reduction: f32,
 }
 
 impl SearchParams {
@@ -92,6 +100,32 @@ impl SearchParams {
     }
 }
 
+impl SearchParams {
+    /// The network search's defaults ([`crate::NetSearch`]): 400 visits a move, resigning
+    /// when the best move wins less than 3% of the time after 30 visits (or all the visits of
+    /// a smaller search).
+    #[must_use]
+    pub fn network() -> SearchParams {
+        SearchParams { playouts: 400, resign_below: 0.03, resign_after: 30, ..SearchParams::default() }
+    }
+
+    /// The network search at `level` 6 to 10 (visits per move 8, 32, 100, 400, 1,600); `None`
+    /// below 6, where even one visit of a strong network would be far beyond the level — those
+    /// levels stay with the playout search.
+    #[must_use]
+    pub fn network_level(level: u8) -> Option<SearchParams> {
+        let visits = match level {
+            6 => 8,
+            7 => 32,
+            8 => 100,
+            9 => 400,
+            10 => 1_600,
+            _ => return None,
+        };
+        Some(SearchParams { playouts: visits, ..SearchParams::network() })
+    }
+}
+
 impl Default for SearchParams {
     fn default() -> SearchParams {
         SearchParams {
@@ -112,6 +146,8 @@ impl Default for SearchParams {
             score_weight: 0.1,
             verbose: false,
             threads: 1,
+            cpuct: 0.5,
+            fpu_reduction: 0.1,
         }
     }
 }

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use tengen_core::{Color, Phase};
-use tengen_engine::{Decision, Engine, Mcts, SearchParams};
+use tengen_engine::{Decision, Engine, Mcts, NetSearch, SearchParams};
+use tengen_nn::CachedModel;
 use tokio::sync::{Semaphore, broadcast};
 
 use crate::error::ApiError;
@@ -36,17 +37,31 @@ fn same(a: &str, b: &str) -> bool {
 pub const DOWN_AFTER_MS: i64 = 3_000;
 
 /// Settings of a server.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Settings {
     /// Searches of the computer running at once; more wait their turn.
     pub searches: usize,
     /// The longest the computer thinks about a move.
     pub max_think: Duration,
+    /// A KataGo network: with it the computer of levels 6 to 10 searches with the network
+    /// ([`SearchParams::network_level`]) and the proposal of dead stones comes from its
+    /// ownership; without it, or below level 6, the playout search.
+    pub network: Option<Arc<CachedModel>>,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("searches", &self.searches)
+            .field("max_think", &self.max_think)
+            .field("network", &self.network.as_ref().map(|n| &n.model().name))
+            .finish()
+    }
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { searches: 2, max_think: Duration::from_secs(5) }
+        Settings { searches: 2, max_think: Duration::from_secs(5), network: None }
     }
 }
 
@@ -282,9 +297,13 @@ impl AppState {
         };
         let (color, action) = if state.game.phase() == Phase::Counting {
             let game = state.game.clone();
-            let dead = tokio::task::spawn_blocking(move || {
-                let mut engine = Mcts::new(SearchParams { seed: rand::random(), ..SearchParams::level(10) });
-                engine.dead_stones(&game).unwrap_or_default()
+            let network = self.0.settings.network.clone();
+            let dead = tokio::task::spawn_blocking(move || match network {
+                Some(network) => NetSearch::new(network, SearchParams::network()).dead_stones_of(&game),
+                None => {
+                    let mut engine = Mcts::new(SearchParams { seed: rand::random(), ..SearchParams::level(10) });
+                    engine.dead_stones(&game).unwrap_or_default()
+                }
             })
             .await
             .map_err(|e| ApiError::internal(&e))?;
@@ -297,9 +316,17 @@ impl AppState {
             let color = state.game.to_move();
             let budget = think_time(&state, color, self.0.settings.max_think, now_ms());
             let game = state.game.clone();
-            let decision = tokio::task::spawn_blocking(move || {
-                let params = SearchParams { seed: rand::random(), time: Some(budget), ..SearchParams::level(level) };
-                Mcts::new(params).decide(&game, color, Some(budget))
+            let network = self.0.settings.network.clone().zip(SearchParams::network_level(level));
+            let decision = tokio::task::spawn_blocking(move || match network {
+                Some((network, params)) => {
+                    let params = SearchParams { seed: rand::random(), time: Some(budget), ..params };
+                    NetSearch::new(network, params).decide(&game, color, Some(budget))
+                }
+                None => {
+                    let params =
+                        SearchParams { seed: rand::random(), time: Some(budget), ..SearchParams::level(level) };
+                    Mcts::new(params).decide(&game, color, Some(budget))
+                }
             })
             .await
             .map_err(|e| ApiError::internal(&e))?;

@@ -79,7 +79,7 @@ on_both_databases!(
 );
 
 async fn state(db: &str) -> AppState {
-    let settings = Settings { searches: 2, max_think: Duration::from_millis(200) };
+    let settings = Settings { searches: 2, max_think: Duration::from_millis(200), network: None };
     AppState::new(Store::open(db).await.unwrap(), settings)
 }
 

@@ -24,8 +24,10 @@ pub enum Bench {
     /// `server games=200 seconds=10.0 … moves=… per_second=… p50_ms=… p99_ms=… errors=0 lost_games=0`.
     Server(crate::load::ServerArgs),
     /// Evaluations of a KataGo network per second on the empty board (the forward pass of
-    /// crates/tengen-nn; with several threads, each evaluates positions of its own). Prints
-    /// one line: `nn size=9 threads=1 seconds=5.0 evaluations=… per_second=… model=…`.
+    /// crates/tengen-nn; with several threads, each evaluates positions of its own), then
+    /// visits per second of the network search from the empty board for as long (threads
+    /// sharing one tree). Prints one line:
+    /// `nn size=9 threads=1 seconds=5.0 evaluations=… per_second=… visits=… visits_per_second=… model=…`.
     Nn(NnArgs),
 }
 
@@ -206,6 +208,7 @@ fn nn(args: &NnArgs) -> Result<()> {
         bail!("--size must be 2 to 25, not {size}");
     }
     let model = tengen_nn::Model::load(&args.model).with_context(|| format!("cannot load {}", args.model.display()))?;
+    crate::network::check(&model, &args.model)?;
     let s = size * size;
     let mut spatial = vec![0.0; s * model.spatial_inputs];
     for pos in 0..s {
@@ -233,10 +236,24 @@ fn nn(args: &NnArgs) -> Result<()> {
         workers.into_iter().map(|w| w.join().unwrap_or(0)).sum()
     });
     let secs = started.elapsed().as_secs_f64();
+    let name = model.name.clone();
+    // The search: no cache to speak of, so that every visit is an evaluation or a counted end.
+    let network = std::sync::Arc::new(tengen_nn::CachedModel::new(model, 1));
+    let params = tengen_engine::SearchParams {
+        playouts: u32::MAX - 1024,
+        time: Some(duration),
+        threads,
+        ..tengen_engine::SearchParams::network()
+    };
+    let game = tengen_core::Game::new(size, tengen_core::Rules::chinese())?;
+    let search_started = Instant::now();
+    let visits = tengen_engine::NetSearch::new(network, params).search(&game, None).playouts;
+    let search_secs = search_started.elapsed().as_secs_f64();
     println!(
-        "nn size={size} threads={threads} seconds={secs:.1} evaluations={n} per_second={:.2} model={}",
+        "nn size={size} threads={threads} seconds={secs:.1} evaluations={n} per_second={:.2} visits={visits} \
+         visits_per_second={:.2} model={name}",
         n as f64 / secs,
-        model.name
+        f64::from(visits) / search_secs,
     );
     Ok(())
 }

@@ -5,7 +5,7 @@ use clap::Args;
 use std::time::Duration;
 use tengen_core::Rules;
 
-use tengen_engine::{Mcts, SearchParams};
+use tengen_engine::{Mcts, NetSearch, SearchParams};
 use tengen_gtp::{RandomEngine, Session};
 
 /// Options of `tengen gtp`.
@@ -20,9 +20,14 @@ pub struct GtpArgs {
     /// Strength from 1 (a beginner can win) to 10; overrides --playouts.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
     level: Option<u8>,
-    /// Simulations of the tree search per move.
-    #[arg(long, default_value_t = 10_000)]
-    playouts: u32,
+    /// Simulations of the tree search per move (default 10,000; with `--model`, network
+    /// visits, default 400).
+    #[arg(long)]
+    playouts: Option<u32>,
+    /// A KataGo network (`.bin.gz`, model versions 10 to 15): search with it (PUCT) instead
+    /// of playouts. `--level` 1 to 5 keep the playout search.
+    #[arg(long)]
+    model: Option<std::path::PathBuf>,
     /// Seconds per move at most (the search stops at whichever limit comes first).
     #[arg(long)]
     time: Option<f64>,
@@ -45,7 +50,7 @@ pub struct GtpArgs {
     /// Start every search afresh instead of keeping the tree under the moves played.
     #[arg(long)]
     no_reuse: bool,
-    /// UCT exploration constant (tuning; see `SearchParams`).
+    /// Exploration constant: UCT's, or with `--model` PUCT's `cpuct` (tuning; see `SearchParams`).
     #[arg(long)]
     exploration: Option<f32>,
     /// RAVE equivalence in simulations (tuning; see `SearchParams`).
@@ -65,14 +70,34 @@ pub struct GtpArgs {
 /// Answers GTP commands until `quit` or the end of the input.
 pub fn run(args: &GtpArgs) -> Result<()> {
     let rules = Rules::preset(&args.rules)?;
-    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0)) || args.playouts == 0 {
+    if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0)) || args.playouts == Some(0) {
         anyhow::bail!("--time must be a positive number of seconds and --playouts at least 1");
     }
+    let network = args.model.as_deref().map(crate::network::load).transpose()?;
+    let network_params = match (&network, args.level) {
+        (None, _) => None,
+        (Some(_), None) => Some(SearchParams { playouts: args.playouts.unwrap_or(400), ..SearchParams::network() }),
+        (Some(_), Some(level)) => SearchParams::network_level(level),
+    };
     let mut session = if args.random {
         Session::with_rules(RandomEngine::new(args.seed), rules)
+    } else if let (Some(network), Some(base)) = (network, network_params) {
+        let params = SearchParams {
+            time: args.time.map(Duration::from_secs_f64),
+            seed: args.seed,
+            reuse_tree: !args.no_reuse,
+            verbose: args.verbose,
+            score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
+            cpuct: args.exploration.unwrap_or(base.cpuct),
+            threads: usize::from(args.threads),
+            ..base
+        };
+        Session::with_rules(NetSearch::new(network, params), rules)
     } else {
-        let base =
-            args.level.map_or(SearchParams { playouts: args.playouts, ..SearchParams::default() }, SearchParams::level);
+        let base = args.level.map_or(
+            SearchParams { playouts: args.playouts.unwrap_or(10_000), ..SearchParams::default() },
+            SearchParams::level,
+        );
         let params = SearchParams {
             time: args.time.map(Duration::from_secs_f64),
             seed: args.seed,

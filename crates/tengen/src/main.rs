@@ -7,6 +7,7 @@ mod duel;
 mod explain;
 mod gtp;
 mod load;
+mod network;
 mod play;
 mod records;
 mod regress;

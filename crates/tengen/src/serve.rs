@@ -23,6 +23,10 @@ pub struct ServeArgs {
     /// The longest the computer thinks about one move, in seconds.
     #[arg(long, default_value_t = 5.0)]
     max_think: f64,
+    /// A KataGo network (`.bin.gz`, model versions 10 to 15): the computer of levels 6 to 10
+    /// searches with it, and it proposes the dead stones.
+    #[arg(long)]
+    model: Option<std::path::PathBuf>,
 }
 
 /// Serves until Ctrl-C.
@@ -36,6 +40,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             usize::from,
         ),
         max_think: Duration::from_secs_f64(args.max_think),
+        network: args.model.as_deref().map(crate::network::load).transpose()?,
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime

@@ -428,9 +428,63 @@ fn bench_nn_prints_one_line() {
     assert!(out.starts_with("nn size=5 threads=2 seconds="), "{out}");
     let n: u64 = out.split("evaluations=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(n >= 2 && out.trim_end().ends_with("model=b10c384h6nbttflrs"), "{out}");
+    let visits: u64 = out.split(" visits=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(visits >= 2 && out.contains(" visits_per_second="), "{out}");
     let (code, _, err) = tengen(&["bench", "nn", "--model", "/nonexistent.bin.gz"]);
     assert_ne!(code, 0);
     assert!(err.contains("cannot load /nonexistent.bin.gz"), "{err}");
+}
+
+#[test]
+fn gtp_searches_with_a_network() {
+    use std::io::{BufRead, BufReader, Write};
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--model", model.to_str().unwrap(), "--playouts", "12", "-v"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut read = || {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        line.trim_end().to_owned()
+    };
+    stdin.write_all(b"1 boardsize 9\n2 play b e5\n3 genmove w\n4 kata-analyze b 10 ownership true\n").unwrap();
+    stdin.flush().unwrap();
+    for expected in ["=1", "", "=2", ""] {
+        assert_eq!(read(), expected);
+    }
+    let genmove = read();
+    assert!(genmove.starts_with("=3 ") && genmove != "=3 pass", "{genmove}");
+    assert_eq!(read(), "");
+    assert_eq!(read(), "=4");
+    let report = read();
+    for key in ["info move ", " visits ", " winrate ", " scoreLead ", " prior ", " pv ", " ownership "] {
+        assert!(report.contains(key), "{key}: {report}");
+    }
+    let ownership: Vec<f32> =
+        report.split(" ownership ").nth(1).unwrap().split(' ').map(|x| x.parse().unwrap()).collect();
+    assert_eq!(ownership.len(), 81, "{report}");
+    // The network's prior for the most visited move, far above a uniform 1/81.
+    let prior: f64 = report.split(" prior ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(prior > 0.03, "{report}");
+    stdin.write_all(b"\n5 final_status_list dead\nquit\n").unwrap();
+    drop(stdin);
+    let mut tail = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut tail).unwrap();
+    assert!(tail.contains("=5 \n\n"), "no dead stones after two moves: {tail}");
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.lines().any(|l| l.starts_with("tengen-nn: W ") && l.contains("after 12 visits")), "{err}");
+    let (code, _, err) = tengen(&["gtp", "--model", "/nonexistent.bin.gz"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("cannot load the network /nonexistent.bin.gz"), "{err}");
 }
 
 #[test]

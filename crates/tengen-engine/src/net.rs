@@ -1,0 +1,675 @@
+//! PUCT search with a KataGo network ([`NetSearch`]): AlphaZero's tree search as KataGo runs
+//! it, on the evaluations of `tengen-nn`.
+//!
+//! A simulation descends from the root by PUCT — a child's mean utility plus
+//! `cpuct × prior × √(visits of the parent's children) / (1 + its visits)`, the exploration
+//! constant growing slowly with the visits as in KataGo —, evaluates the leaf it reaches with
+//! the network (under one of the eight symmetries, drawn at random) and expands it with the
+//! policy as the children's priors, then backs the leaf's utility up the path. Children not yet
+//! visited are valued at the parent's utility less a first-play-urgency reduction that grows
+//! with the prior already explored. The utility mixes the win probability and the expected
+//! score lead as [`SearchParams::score_weight`] says.
+//!
+//! Every node's position is replayed on a copy of the real [`Game`], so superko, passes and
+//! the end of play are the game's own: two passes in a row end the game inside the tree, and
+//! that leaf is counted as it stands (every stone alive) instead of evaluated.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
+use tengen_nn::{CachedModel, Evaluation, input_features};
+
+use crate::mcts::SearchParams;
+use crate::random::{Analysis, Decision, Engine, MoveStats};
+
+/// A node's state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum State {
+    /// Not evaluated yet.
+    #[default]
+    Leaf,
+    /// Evaluated; its children follow.
+    Expanded,
+    /// Play ended here (two passes): counted, not evaluated.
+    Terminal,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The move into this node.
+    mv: Move,
+    /// Who made it.
+    player: Color,
+    /// The network's probability for `mv` in the parent's position.
+    prior: f32,
+    /// Visits, the running ones included (virtual loss: a running simulation counts as a
+    /// visit with no utility until it is backed up).
+    visits: u32,
+    /// Simulations through this node still running.
+    running: u32,
+    /// Utility for `player`, summed.
+    utility: f64,
+    /// Win probability for `player`, summed.
+    wins: f64,
+    /// Score lead for `player` (points), summed, and its squares.
+    lead: f64,
+    lead_sq: f64,
+    first_child: u32,
+    children: u32,
+    state: State,
+}
+
+impl Node {
+    fn new(mv: Move, player: Color, prior: f32) -> Node {
+        Node {
+            mv,
+            player,
+            prior,
+            visits: 0,
+            running: 0,
+            utility: 0.0,
+            wins: 0.0,
+            lead: 0.0,
+            lead_sq: 0.0,
+            first_child: 0,
+            children: 0,
+            state: State::Leaf,
+        }
+    }
+
+    /// Finished visits.
+    fn done(&self) -> u32 {
+        self.visits - self.running
+    }
+}
+
+/// What a leaf is worth to the player to move there.
+#[derive(Clone, Copy, Debug)]
+struct Value {
+    win: f64,
+    lead: f64,
+}
+
+/// The position the last tree was grown from.
+struct Root {
+    start_hash: u64,
+    moves: Vec<(Color, Move)>,
+}
+
+/// Tree search on a KataGo network. Keeps its tree between moves.
+pub struct NetSearch {
+    model: Arc<CachedModel>,
+    params: SearchParams,
+    rng: SmallRng,
+    nodes: Vec<Node>,
+    root: Option<Root>,
+    /// Ownership (Black's, +1, to White's, −1; by `Point::index`) summed over the last
+    /// search's evaluations, and how many.
+    ownership: Vec<f64>,
+    evaluations: u32,
+    /// Visits the last search found in the kept tree.
+    kept: u32,
+}
+
+/// The index of `p` in the network's outputs (KataGo's order: row 0 at the top).
+fn net_index(p: Point, size: usize) -> usize {
+    (size - 1 - usize::from(p.row())) * size + usize::from(p.col())
+}
+
+/// Where an analysis reports.
+type Report<'r> = &'r mut dyn FnMut(&Analysis);
+
+/// What the threads of one search share.
+struct Shared<'a> {
+    params: &'a SearchParams,
+    model: &'a CachedModel,
+    game: &'a Game,
+    tree: Mutex<(Vec<Node>, Vec<f64>, u32)>,
+    /// Visits claimed so far.
+    claimed: AtomicU32,
+    limit: u32,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    /// The margin (points) at which the score term of the utility reaches tanh(1).
+    score_scale: f64,
+}
+
+impl NetSearch {
+    /// A search on `model` with these parameters (`playouts` counts the network's visits).
+    #[must_use]
+    pub fn new(model: Arc<CachedModel>, params: SearchParams) -> NetSearch {
+        let rng = SmallRng::seed_from_u64(params.seed);
+        NetSearch { model, params, rng, nodes: Vec::new(), root: None, ownership: Vec::new(), evaluations: 0, kept: 0 }
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Visits the last search started with, kept from the search before it under the moves
+    /// played since (see [`SearchParams::reuse_tree`]).
+    #[must_use]
+    pub fn reused(&self) -> u32 {
+        self.kept
+    }
+
+    /// The tree kept from the last search, re-rooted at `game`'s position, if `game` continues
+    /// the game that search was in.
+    fn reused_tree(&mut self, game: &Game) -> Option<Vec<Node>> {
+        if !self.params.reuse_tree {
+            return None;
+        }
+        let root = self.root.as_ref()?;
+        let moves = game.moves();
+        if root.start_hash != game.start().hash() || !moves.starts_with(&root.moves) || self.nodes.is_empty() {
+            return None;
+        }
+        let mut id = 0usize;
+        for &(c, mv) in &moves[root.moves.len()..] {
+            let n = self.nodes[id];
+            if n.state != State::Expanded {
+                return None;
+            }
+            let range = n.first_child as usize..(n.first_child + n.children) as usize;
+            id = range.into_iter().find(|&k| self.nodes[k].mv == mv && self.nodes[k].player == c)?;
+        }
+        if self.nodes[id].state != State::Expanded || self.nodes[id].player == game.to_move() {
+            return None;
+        }
+        // Copy the subtree under `id`, root first, children contiguous.
+        let mut out = vec![self.nodes[id]];
+        let mut queue = std::collections::VecDeque::from([(id, 0usize)]);
+        while let Some((from, to)) = queue.pop_front() {
+            let n = self.nodes[from];
+            if n.state != State::Expanded {
+                continue;
+            }
+            let first = out.len();
+            out[to].first_child = first as u32;
+            for k in n.first_child as usize..(n.first_child + n.children) as usize {
+                queue.push_back((k, out.len()));
+                out.push(self.nodes[k]);
+            }
+        }
+        Some(out)
+    }
+
+    /// Searches `game` (in play) for the player to move until the visits, the time or `stop`
+    /// end it, calling `report` about every `interval` if given.
+    fn run(
+        &mut self,
+        game: &Game,
+        budget: Option<Duration>,
+        stop: &AtomicBool,
+        mut monitor: Option<(Duration, Report<'_>)>,
+    ) {
+        let color = game.to_move();
+        let nodes = self.reused_tree(game).unwrap_or_else(|| vec![Node::new(Move::Pass, !color, 1.0)]);
+        let kept = nodes[0].visits;
+        self.kept = kept;
+        let started = Instant::now();
+        let time = match (self.params.time, budget) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let limit = if monitor.is_some() { u32::MAX - 1024 } else { self.params.playouts.max(1) };
+        let shared = Shared {
+            params: &self.params,
+            model: &self.model,
+            game,
+            tree: Mutex::new((nodes, vec![0.0; Point::TABLE_SIZE], 0)),
+            claimed: AtomicU32::new(0),
+            limit,
+            deadline: if monitor.is_some() { None } else { time.map(|t| started + t) },
+            stop,
+            score_scale: game.board().size() as f64,
+        };
+        let threads = self.params.threads.max(1);
+        let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = seeds
+                .iter()
+                .map(|&seed| {
+                    let shared = &shared;
+                    // KataGo's ladder search in the inputs recurses: room for it.
+                    std::thread::Builder::new()
+                        .stack_size(16 << 20)
+                        .spawn_scoped(scope, move || worker(shared, seed))
+                        .expect("a search thread")
+                })
+                .collect();
+            if let Some((interval, report)) = monitor.as_mut() {
+                let mut next = started + *interval;
+                while !workers.iter().all(std::thread::ScopedJoinHandle::is_finished) {
+                    std::thread::sleep(Duration::from_millis(5));
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if Instant::now() >= next {
+                        let analysis = {
+                            let tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                            snapshot(&tree.0, &tree.1, tree.2)
+                        };
+                        report(&analysis);
+                        next = Instant::now() + *interval;
+                    }
+                }
+            }
+        });
+        let (nodes, ownership, evaluations) =
+            shared.tree.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.nodes = nodes;
+        self.ownership = ownership;
+        self.evaluations = evaluations;
+        self.root = Some(Root { start_hash: game.start().hash(), moves: game.moves().to_vec() });
+        if self.params.verbose {
+            let visits = self.nodes[0].visits - kept;
+            let analysis = self.analysis();
+            let best = analysis.moves.first();
+            eprintln!(
+                "tengen-nn: {} {} win {:.1}% lead {:+.1} after {} visits ({} kept) in {:.2} s, {:.1}/s; pv {}",
+                if color == Color::Black { "B" } else { "W" },
+                best.map_or(Move::Pass, |m| m.mv),
+                100.0 * best.map_or(0.0, |m| m.win_rate),
+                best.map_or(0.0, |m| m.score_lead),
+                visits,
+                kept,
+                started.elapsed().as_secs_f64(),
+                f64::from(visits) / started.elapsed().as_secs_f64().max(1e-9),
+                best.map(|m| m.pv.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")).unwrap_or_default()
+            );
+        }
+    }
+
+    /// What the last search found.
+    fn analysis(&self) -> Analysis {
+        snapshot(&self.nodes, &self.ownership, self.evaluations)
+    }
+
+    /// Searches `game` for the player to move (within `budget` if given) and reports what the
+    /// search found, most visited move first.
+    ///
+    /// # Panics
+    /// When `game` is not in play or is counted by territory (see [`Engine::decide`], which
+    /// takes care of both).
+    pub fn search(&mut self, game: &Game, budget: Option<Duration>) -> Analysis {
+        assert_eq!(game.phase(), Phase::Playing, "a search needs a game in play");
+        assert_eq!(game.rules().scoring, Scoring::Area, "the network's inputs encode area counting only");
+        let stop = AtomicBool::new(false);
+        self.run(game, budget, &stop, None);
+        self.analysis()
+    }
+
+    /// The network's view of `game`'s position, averaged over `symmetries` of the eight (1 to
+    /// 8): ownership per point (by `Point::index`, Black's +1 to White's −1).
+    fn ownership_of(&self, game: &Game, symmetries: u8) -> Vec<f32> {
+        let size = game.board().size();
+        let mut own = vec![0f32; Point::TABLE_SIZE];
+        let input = if game.rules().scoring == Scoring::Area {
+            input_features(game)
+        } else {
+            let mut area = game.clone();
+            area.set_rules(Rules { scoring: Scoring::Area, ..*game.rules() });
+            input_features(&area)
+        };
+        let Ok(input) = input else { return own };
+        let n = symmetries.clamp(1, 8);
+        let sign = if game.to_move() == Color::Black { 1.0 } else { -1.0 };
+        for s in 0..n {
+            let raw = self.model.evaluate(&input, s);
+            let eval = self.model.model().post_process(&raw, None, 0.0);
+            for p in game.board().points() {
+                own[p.index()] += sign * eval.ownership[net_index(p, size)] / f32::from(n);
+            }
+        }
+        own
+    }
+
+    /// The stones the network judges dead in `game` (averaged over the eight symmetries): a
+    /// chain whose points it gives, on average, more than 70% to the opponent (mean ownership
+    /// beyond 0.4 the other way) — never one Benson's algorithm proves alive.
+    #[must_use]
+    pub fn dead_stones_of(&self, game: &Game) -> Vec<Point> {
+        self.dead_stones_with(game, 8)
+    }
+
+    fn dead_stones_with(&self, game: &Game, symmetries: u8) -> Vec<Point> {
+        let board = game.board();
+        let ownership = self.ownership_of(game, symmetries);
+        let alive = [tengen_core::pass_alive(board, Color::Black), tengen_core::pass_alive(board, Color::White)];
+        let mut dead = Vec::new();
+        let mut seen = vec![false; Point::TABLE_SIZE];
+        for p in board.points() {
+            let Some(c) = board.get(p) else { continue };
+            if seen[p.index()] {
+                continue;
+            }
+            let stones: Vec<Point> = board.chain(p).collect();
+            for s in &stones {
+                seen[s.index()] = true;
+            }
+            if alive[c.index()].is_alive(p) {
+                continue;
+            }
+            let sign = if c == Color::Black { 1.0 } else { -1.0 };
+            let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
+            if own < -0.4 {
+                dead.extend(stones);
+            }
+        }
+        dead.sort();
+        dead
+    }
+}
+
+/// The game as the network search sees it, `color` to move: GTP lets either colour move and
+/// the network needs the player to move, so the other side is taken to have passed; and under
+/// territory counting, which the network's inputs do not encode, the same game counted by
+/// area (the moves worth playing are the same but for the last dame). `None` when play is
+/// over.
+fn searchable(game: &Game, color: Color) -> Option<std::borrow::Cow<'_, Game>> {
+    use std::borrow::Cow;
+    if game.phase() != Phase::Playing {
+        return None;
+    }
+    let mut game = Cow::Borrowed(game);
+    if game.rules().scoring != Scoring::Area {
+        let rules = Rules { scoring: Scoring::Area, ..*game.rules() };
+        game.to_mut().set_rules(rules);
+    }
+    if game.to_move() != color {
+        game.to_mut().play_as(!color, Move::Pass).ok()?;
+    }
+    (game.phase() == Phase::Playing).then_some(game)
+}
+
+/// One thread of a search: simulations until the shared limits are reached.
+fn worker(shared: &Shared<'_>, seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut path: Vec<usize> = Vec::with_capacity(64);
+    loop {
+        if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        if shared.claimed.fetch_add(1, Ordering::Relaxed) >= shared.limit {
+            break;
+        }
+        // Descend, counting the visit as running on every node of the path.
+        path.clear();
+        {
+            let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let nodes = &mut tree.0;
+            let mut id = 0;
+            loop {
+                path.push(id);
+                nodes[id].visits += 1;
+                nodes[id].running += 1;
+                if nodes[id].state != State::Expanded {
+                    break;
+                }
+                id = select(nodes, shared.params, id);
+            }
+        }
+        // Replay the path on the game (outside the lock), then evaluate or count the leaf.
+        let mut game = shared.game.clone();
+        let moves: Vec<Move> = {
+            let tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            path[1..].iter().map(|&k| tree.0[k].mv).collect()
+        };
+        for &mv in &moves {
+            game.play(mv).expect("the tree holds legal moves only");
+        }
+        let to_move = game.to_move();
+        let leaf = *path.last().expect("a path");
+        let (value, expansion, ownership) = if game.phase() == Phase::Playing {
+            let (value, children, ownership) = evaluate(shared, &game, &mut rng);
+            (value, Some(children), Some(ownership))
+        } else {
+            (counted(&game), None, None)
+        };
+        let utility = utility(shared, value);
+        let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (nodes, own_sum, evaluations) = &mut *tree;
+        match expansion {
+            Some(children) if nodes[leaf].state == State::Leaf => {
+                nodes[leaf].first_child = nodes.len() as u32;
+                nodes[leaf].children = children.len() as u32;
+                nodes[leaf].state = State::Expanded;
+                nodes.extend(children.into_iter().map(|(mv, prior)| Node::new(mv, to_move, prior)));
+            }
+            Some(_) => {} // another thread expanded it meanwhile
+            None => nodes[leaf].state = State::Terminal,
+        }
+        if let Some(own) = ownership {
+            own_sum.iter_mut().zip(&own).for_each(|(s, o)| *s += f64::from(*o));
+            *evaluations += 1;
+        }
+        for &k in &path {
+            let n = &mut nodes[k];
+            n.running -= 1;
+            let mine = n.player == to_move;
+            let (u, w, l) =
+                if mine { (utility, value.win, value.lead) } else { (1.0 - utility, 1.0 - value.win, -value.lead) };
+            n.utility += u;
+            n.wins += w;
+            n.lead += l;
+            n.lead_sq += l * l;
+        }
+    }
+}
+
+/// The utility of `value` for the player it is for: (1 − w) × win + w × (½ + ½ tanh(lead /
+/// scale)).
+fn utility(shared: &Shared<'_>, value: Value) -> f64 {
+    let w = f64::from(shared.params.score_weight);
+    (1.0 - w) * value.win + w * (0.5 + 0.5 * (value.lead / shared.score_scale).tanh())
+}
+
+/// A game that ended in the tree, counted as it stands, for the player to move.
+fn counted(game: &Game) -> Value {
+    let score = game.score(&[]);
+    let black_margin = f64::from(score.margin()) / 2.0;
+    let me = game.to_move();
+    let lead = if me == Color::Black { black_margin } else { -black_margin };
+    let win = match score.winner() {
+        Some(c) if c == me => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    Value { win, lead }
+}
+
+/// The network's evaluation of `game` (in play) under a random symmetry: the value for the
+/// player to move, the legal moves with their priors, and the ownership (Black's view, by
+/// `Point::index`).
+fn evaluate(shared: &Shared<'_>, game: &Game, rng: &mut SmallRng) -> (Value, Vec<(Move, f32)>, Vec<f32>) {
+    let board = game.board();
+    let size = board.size();
+    let me = game.to_move();
+    let input = input_features(game).expect("area scoring (checked before the search)");
+    let raw = shared.model.evaluate(&input, rng.random_range(0..8));
+    let mut legal = vec![false; size * size];
+    let mut points = Vec::new();
+    for p in board.points() {
+        if game.check(me, Move::Play(p)).is_ok() {
+            legal[net_index(p, size)] = true;
+            points.push(p);
+        }
+    }
+    let eval: Evaluation = shared.model.model().post_process(&raw, Some(&legal), 0.0);
+    let mut children: Vec<(Move, f32)> =
+        points.iter().map(|&p| (Move::Play(p), eval.policy[net_index(p, size)])).collect();
+    children.push((Move::Pass, eval.pass));
+    // Most likely first: the order in which unvisited children tie.
+    children.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let sign = if me == Color::Black { 1.0 } else { -1.0 };
+    let mut ownership = vec![0f32; Point::TABLE_SIZE];
+    for p in board.points() {
+        ownership[p.index()] = sign * eval.ownership[net_index(p, size)];
+    }
+    let value = Value { win: f64::from(eval.win + 0.5 * eval.no_result), lead: f64::from(eval.lead) };
+    (value, children, ownership)
+}
+
+/// The child of `id` to descend into, by PUCT with first-play urgency.
+fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
+    let parent = &nodes[id];
+    let first = parent.first_child as usize;
+    let children = &nodes[first..first + parent.children as usize];
+    let total: u32 = children.iter().map(|c| c.visits).sum();
+    let total = f64::from(total);
+    // KataGo's exploration: cpuct (1 + 0.45 ln((N + 500) / 500)) on its −1…1 scale, halved here.
+    let cpuct = f64::from(params.cpuct) * (1.0 + 0.45 * ((total + 500.0) / 500.0).ln());
+    let explore = cpuct * (total + 0.01).sqrt();
+    // The parent's utility for the player to move there.
+    let parent_utility = if parent.done() > 0 { 1.0 - parent.utility / f64::from(parent.done()) } else { 0.5 };
+    let explored: f64 = children.iter().filter(|c| c.visits > 0).map(|c| f64::from(c.prior)).sum();
+    let reduction = f64::from(params.fpu_reduction) * if id == 0 { 0.5 } else { 1.0 };
+    let fpu = parent_utility - reduction * explored.sqrt();
+    let mut best = first;
+    let mut best_value = f64::NEG_INFINITY;
+    for (k, c) in children.iter().enumerate() {
+        let q = if c.visits > 0 { c.utility / f64::from(c.visits) } else { fpu };
+        let value = q + explore * f64::from(c.prior) / (1.0 + f64::from(c.visits));
+        if value > best_value {
+            best_value = value;
+            best = first + k;
+        }
+    }
+    best
+}
+
+/// The most visited line below node `id`.
+fn best_line(nodes: &[Node], mut id: usize, length: usize) -> Vec<Move> {
+    let mut line = Vec::new();
+    while line.len() < length && nodes[id].state == State::Expanded {
+        let n = nodes[id];
+        let f = n.first_child as usize;
+        match nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits) {
+            Some((j, best)) if best.visits > 0 => {
+                line.push(best.mv);
+                id = f + j;
+            }
+            _ => break,
+        }
+    }
+    line
+}
+
+/// What the tree says: the root's visited moves, most visited first (then by win rate).
+fn snapshot(nodes: &[Node], ownership: &[f64], evaluations: u32) -> Analysis {
+    let root = nodes[0];
+    if root.state != State::Expanded {
+        return Analysis::default();
+    }
+    let first = root.first_child as usize;
+    let mut moves: Vec<MoveStats> = nodes[first..first + root.children as usize]
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.done() > 0)
+        .map(|(k, c)| {
+            let n = f64::from(c.done());
+            let mean = c.lead / n;
+            let mut pv = vec![c.mv];
+            pv.extend(best_line(nodes, first + k, 11));
+            MoveStats {
+                mv: c.mv,
+                visits: c.done(),
+                win_rate: (c.wins / n) as f32,
+                score_lead: mean as f32,
+                score_stdev: (c.lead_sq / n - mean * mean).max(0.0).sqrt() as f32,
+                prior: c.prior,
+                pv,
+            }
+        })
+        .collect();
+    moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.win_rate.total_cmp(&a.win_rate)));
+    let scale = 1.0 / f64::from(evaluations.max(1));
+    Analysis { playouts: root.done(), moves, ownership: ownership.iter().map(|o| (o * scale) as f32).collect() }
+}
+
+impl Engine for NetSearch {
+    fn clear(&mut self) {
+        self.root = None;
+        self.nodes.clear();
+    }
+
+    fn dead_stones(&mut self, game: &Game) -> Option<Vec<Point>> {
+        Some(self.dead_stones_of(game))
+    }
+
+    fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> bool {
+        let Some(game) = searchable(game, color) else { return false };
+        self.run(&game, None, stop, Some((interval, report)));
+        true
+    }
+
+    fn decide(&mut self, game: &Game, color: Color, budget: Option<Duration>) -> Decision {
+        // Whether the opponent passed really, not in the pass `searchable` may add.
+        let opponent_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color);
+        let Some(game) = searchable(game, color) else { return Decision::Play(Move::Pass) };
+        // The opponent passed: pass too when the count, with the stones the network judges
+        // dead taken off, wins and none of the opponent's dead stones is left to take.
+        if opponent_passed {
+            let dead = self.dead_stones_with(&game, 2);
+            if game.score(&dead).winner() == Some(color) && dead.iter().all(|&p| game.board().get(p) == Some(color)) {
+                return Decision::Play(Move::Pass);
+            }
+        }
+        let analysis = self.search(&game, budget);
+        let Some(best) = analysis.moves.first() else { return Decision::Play(Move::Pass) };
+        if analysis.playouts >= self.params.resign_after.min(self.params.playouts)
+            && best.win_rate < self.params.resign_below
+        {
+            return Decision::Resign;
+        }
+        // Never pass while the opponent has dead stones on the board to take off: under area
+        // counting taking them costs nothing, and leaving them asks the counting to agree.
+        if best.mv == Move::Pass {
+            let dead = self.dead_stones_with(&game, 2);
+            if dead.iter().any(|&p| game.board().get(p) == Some(!color))
+                && let Some(other) = analysis.moves.iter().find(|m| m.mv != Move::Pass)
+            {
+                return Decision::Play(other.mv);
+            }
+            return Decision::Play(Move::Pass);
+        }
+        if self.params.temperature <= 0.0 {
+            return Decision::Play(best.mv);
+        }
+        // Weak levels: a move drawn by visits^(1/T), stones only.
+        let weights: Vec<f64> = analysis
+            .moves
+            .iter()
+            .map(|m| {
+                if m.mv == Move::Pass {
+                    0.0
+                } else {
+                    f64::from(m.visits).powf(1.0 / f64::from(self.params.temperature))
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = self.rng.random::<f64>() * total;
+        for (m, w) in analysis.moves.iter().zip(&weights) {
+            if x < *w {
+                return Decision::Play(m.mv);
+            }
+            x -= w;
+        }
+        Decision::Play(best.mv)
+    }
+}

@@ -1,0 +1,250 @@
+//! The network search on KataGo's 10-block network (`target/models/b10c384h6nbttflrs.bin.gz`,
+//! fetched by `scripts/test`; `TENGEN_KATAGO_MODEL` names another): visits, the kept tree,
+//! threads, analysis, passing, dead stones, and the positions GTP may hand it.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules, Setup};
+use tengen_engine::{Decision, Engine, NetSearch, SearchParams};
+use tengen_nn::{CachedModel, Model};
+
+fn model() -> Arc<CachedModel> {
+    static MODEL: OnceLock<Arc<CachedModel>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let path = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
+                || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz"),
+                PathBuf::from,
+            );
+            assert!(path.exists(), "{} is missing: run scripts/test or set TENGEN_KATAGO_MODEL", path.display());
+            Arc::new(CachedModel::new(Model::load(&path).unwrap(), 1024))
+        })
+        .clone()
+}
+
+fn search(visits: u32) -> NetSearch {
+    NetSearch::new(model(), SearchParams { playouts: visits, ..SearchParams::network() })
+}
+
+fn at(s: &str) -> Point {
+    s.parse().unwrap()
+}
+
+fn position(text: &str, komi: f64, to_move: Color) -> Game {
+    let setup = Setup::from_ascii(text).unwrap();
+    Game::try_from(Setup {
+        rules: Rules { komi: Komi::from_points(komi).unwrap(), ..Rules::chinese() },
+        to_move,
+        ..setup
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_search_spends_its_visits_on_legal_moves_best_first() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut net = search(24);
+    let a = net.search(&game, None);
+    // The first visit evaluates the root; every other one goes through one of its moves.
+    assert_eq!(a.playouts, 24);
+    assert_eq!(a.moves.iter().map(|m| m.visits).sum::<u32>(), 23);
+    assert!(a.moves.windows(2).all(|w| w[0].visits >= w[1].visits), "most visited first");
+    for m in &a.moves {
+        assert!(game.is_legal(m.mv), "{}", m.mv);
+        assert!(m.prior > 0.0 && m.prior <= 1.0, "{} prior {}", m.mv, m.prior);
+        assert!((0.0..=1.0).contains(&m.win_rate));
+        assert_eq!(m.pv[0], m.mv);
+    }
+    // The network opens 9×9 near the centre, and komi 7.5 favours White.
+    let Move::Play(best) = a.moves[0].mv else { panic!("a pass on the empty board") };
+    assert!((3..=5).contains(&best.col()) && (3..=5).contains(&best.row()), "{best}");
+    assert!(a.moves[0].win_rate < 0.5, "{}", a.moves[0].win_rate);
+    assert!(a.moves[0].score_lead < 0.0, "{}", a.moves[0].score_lead);
+    // Ownership is reported on every point, within −1…1.
+    assert!(game.board().points().all(|p| (-1.0..=1.0).contains(&a.ownership[p.index()])));
+}
+
+#[test]
+fn the_tree_is_kept_under_the_moves_played() {
+    let mut game = Game::new(9, Rules::chinese()).unwrap();
+    let mut net = search(40);
+    let first = net.search(&game, None);
+    assert_eq!(net.reused(), 0);
+    // The best move and the reply the tree looked at most.
+    let pv = &first.moves[0].pv;
+    assert!(pv.len() >= 2, "{pv:?}");
+    game.play(pv[0]).unwrap();
+    game.play(pv[1]).unwrap();
+    let second = net.search(&game, None);
+    assert!(net.reused() >= 1, "kept {}", net.reused());
+    assert_eq!(second.playouts, 40 + net.reused());
+    for m in &second.moves {
+        assert!(game.is_legal(m.mv), "{} offered but illegal", m.mv);
+    }
+    // Another game, or a new one: afresh.
+    let mut other = Game::new(9, Rules::chinese()).unwrap();
+    other.play(Move::Play(at("A1"))).unwrap();
+    other.play(Move::Play(at("J9"))).unwrap();
+    net.search(&other, None);
+    assert_eq!(net.reused(), 0);
+    net.clear();
+    net.search(&game, None);
+    assert_eq!(net.reused(), 0);
+}
+
+#[test]
+fn threads_share_one_tree() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut net = NetSearch::new(model(), SearchParams { playouts: 30, threads: 2, ..SearchParams::network() });
+    let a = net.search(&game, None);
+    assert_eq!(a.playouts, 30);
+    // The root's first visit, or two when both threads reached it before it had children.
+    let through_moves = a.moves.iter().map(|m| m.visits).sum::<u32>();
+    assert!((28..=29).contains(&through_moves), "{through_moves}");
+}
+
+#[test]
+fn a_time_budget_stops_the_search() {
+    let game = Game::new(19, Rules::chinese()).unwrap();
+    let mut net = search(100_000);
+    let started = std::time::Instant::now();
+    let a = net.search(&game, Some(Duration::from_millis(300)));
+    let took = started.elapsed();
+    // One evaluation of 19×19 may still be running when the time is up.
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(a.playouts >= 1 && a.playouts < 100_000);
+}
+
+#[test]
+fn analysis_reports_until_told_to_stop() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut net = search(10);
+    let stop = AtomicBool::new(false);
+    let mut reports = Vec::new();
+    let analysed = net.analyze(&game, Color::Black, Duration::from_millis(100), &stop, &mut |a| {
+        reports.push(a.playouts);
+        if reports.len() == 3 {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    assert!(analysed);
+    assert_eq!(reports.len(), 3);
+    assert!(reports.windows(2).all(|w| w[0] <= w[1]), "{reports:?}");
+    // Not limited by the visits of a move.
+    assert!(reports[2] > 0);
+}
+
+/// Black walls off columns A–E, White F–J: Black has 45 points, White 36.
+const SPLIT: &str = "
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .";
+
+#[test]
+fn passes_after_a_pass_when_the_count_wins_and_nothing_is_left_to_take() {
+    let mut game = position(SPLIT, 7.5, Color::White);
+    game.play(Move::Pass).unwrap();
+    let mut net = search(30);
+    assert_eq!(net.decide(&game, Color::Black, None), Decision::Play(Move::Pass));
+    assert!(net.dead_stones_of(&game).is_empty(), "{:?}", net.dead_stones_of(&game));
+}
+
+#[test]
+fn takes_off_dead_stones_before_passing() {
+    // Two white stones inside Black's area: dead. White passed; Black, winning either way,
+    // still removes them rather than pass.
+    let text = "
+        . . . . X O . . .
+        . . . . X O . . .
+        . . O . X O . . .
+        . . . . X O . . .
+        . . . . X O . . .
+        . . . . X O . . .
+        . O . . X O . . .
+        . . . . X O . . .
+        . . . . X O . . .";
+    let mut game = position(text, 7.5, Color::White);
+    game.play(Move::Pass).unwrap();
+    let mut net = search(30);
+    let mut want = vec![at("B3"), at("C7")];
+    want.sort();
+    assert_eq!(net.dead_stones_of(&game), want);
+    let Decision::Play(Move::Play(p)) = net.decide(&game, Color::Black, None) else {
+        panic!("Black passed with dead white stones in its area")
+    };
+    assert!(p.col() < 4, "{p} is not inside Black's area");
+}
+
+#[test]
+fn living_chains_are_not_dead() {
+    // White's corner has two real eyes (pass-alive) however Black surrounds it; Black's wall
+    // has the rest of the board.
+    let text = "
+        . O . O X . . . .
+        O O O O X . . . .
+        X X X X X . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .";
+    let game = position(text, 7.5, Color::Black);
+    let dead = NetSearch::dead_stones_of(&search(1), &game);
+    assert!(dead.is_empty(), "{dead:?}");
+}
+
+#[test]
+fn either_colour_and_territory_counting_get_a_move() {
+    // GTP may ask White to move when Black is to play, and the game may be counted by
+    // territory, which the network's inputs do not encode: a real move either way.
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut net = search(8);
+    let Decision::Play(mv @ Move::Play(_)) = net.decide(&game, Color::White, None) else { panic!("no move") };
+    assert!(game.check(Color::White, mv).is_ok());
+    let japanese = Game::new(9, Rules::preset("japanese").unwrap()).unwrap();
+    let Decision::Play(mv @ Move::Play(_)) = net.decide(&japanese, Color::Black, None) else { panic!("no move") };
+    assert!(japanese.is_legal(mv));
+    // After two passes there is nothing to search.
+    let mut over = Game::new(9, Rules::chinese()).unwrap();
+    over.play(Move::Pass).unwrap();
+    over.play(Move::Pass).unwrap();
+    assert_eq!(over.phase(), Phase::Counting);
+    assert_eq!(net.decide(&over, Color::Black, None), Decision::Play(Move::Pass));
+}
+
+#[test]
+fn resigns_a_hopeless_game() {
+    // White's six rows are beyond invasion; Black has at most the last three.
+    let text = "
+        . O . O . O . O .
+        O O O O O O O O O
+        . O . O . O . O .
+        O O O O O O O O O
+        . O . O . O . O .
+        O O O O O O O O O
+        . . . . . . . . .
+        . . X . . . . . .
+        . . . . . . . . .";
+    let game = position(text, 7.5, Color::Black);
+    let mut net = NetSearch::new(model(), SearchParams { playouts: 40, ..SearchParams::network() });
+    // Resigning needs 30 visits.
+    let d = net.decide(&game, Color::Black, None);
+    assert_eq!(d, Decision::Resign, "{d:?}");
+}
+
+#[test]
+fn network_levels_start_at_six() {
+    assert!(SearchParams::network_level(5).is_none());
+    let visits: Vec<u32> = (6..=10).map(|l| SearchParams::network_level(l).unwrap().playouts).collect();
+    assert!(visits.windows(2).all(|w| w[0] < w[1]), "{visits:?}");
+}

@@ -1,0 +1,130 @@
+//! The server with a KataGo network (`target/models/b10c384h6nbttflrs.bin.gz`, fetched by
+//! `scripts/test`; `TENGEN_KATAGO_MODEL` names another): the computer of levels 6 to 10
+//! answers with the network search, and the dead stones proposed after two passes come from
+//! the network's ownership. SQLite only: the database plays no part here.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tengen_nn::{CachedModel, Model};
+use tengen_server::{AppState, Settings, Store};
+use tower::ServiceExt;
+
+async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
+    let path = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz"),
+        PathBuf::from,
+    );
+    assert!(path.exists(), "{} is missing: run scripts/test or set TENGEN_KATAGO_MODEL", path.display());
+    let network = Arc::new(CachedModel::new(Model::load(&path).unwrap(), 256));
+    let dir = std::env::temp_dir().join(format!("tengen-server-net-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("games.db").display());
+    let settings = Settings { searches: 1, max_think: Duration::from_millis(500), network: Some(Arc::clone(&network)) };
+    (AppState::new(Store::open(&db).await.unwrap(), settings), network)
+}
+
+async fn call(
+    app: &AppState,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
+    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, view) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+        if done(&view) {
+            return view;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "waited too long: {view}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn play(app: &AppState, id: &str, token: &str, mv: &str, number: u64) -> StatusCode {
+    call(app, "POST", &format!("/api/games/{id}/move"), Some(token), Some(json!({"move": mv, "number": number})))
+        .await
+        .0
+}
+
+#[tokio::test]
+async fn the_computer_answers_with_the_network() {
+    let (app, network) = state("answers").await;
+    let (s, created) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "opponent": {"computer": {"level": 8}}, "color": "black"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    // A 3-3 invasion of nothing: the network answers on the board, next to the centre.
+    assert_eq!(play(&app, id, token, "C3", 1).await, StatusCode::OK);
+    let view = wait_for(&app, id, |v| v["moves"] == 2).await;
+    let reply = view["history"][1]["move"].as_str().unwrap().to_owned();
+    assert_ne!(reply, "pass", "{view}");
+    let col = reply.as_bytes()[0];
+    let row: u8 = reply[1..].parse().unwrap();
+    assert!((b'C'..=b'G').contains(&col) && (3..=7).contains(&row), "{reply}");
+    // The network, not the playout search, chose it.
+    assert!(network.stats().1 > 0);
+    // Level 5 and below keep the playout search.
+    let (_, created) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "opponent": {"computer": {"level": 5}}, "color": "white"})),
+    )
+    .await;
+    let evaluations = network.stats();
+    wait_for(&app, created["id"].as_str().unwrap(), |v| v["moves"] == 1).await;
+    assert_eq!(network.stats(), evaluations);
+}
+
+#[tokio::test]
+async fn dead_stones_are_proposed_from_the_network() {
+    let (app, network) = state("dead").await;
+    let (_, created) =
+        call(&app, "POST", "/api/games", None, Some(json!({"size": 9, "opponent": "friend", "color": "black"}))).await;
+    let id = created["id"].as_str().unwrap();
+    let (black, white) = (created["token"].as_str().unwrap(), created["friend_token"].as_str().unwrap());
+    // Black's wall on the E column; White's lone stone at A1 is dead, and nothing else is.
+    let mut n = 0;
+    for (b, w) in [("E1", "A1"), ("E2", "pass"), ("E3", "pass"), ("E4", "pass"), ("E5", "pass"), ("E6", "pass")] {
+        n += 1;
+        assert_eq!(play(&app, id, black, b, n).await, StatusCode::OK);
+        n += 1;
+        assert_eq!(play(&app, id, white, w, n).await, StatusCode::OK);
+    }
+    n += 1;
+    assert_eq!(play(&app, id, black, "pass", n).await, StatusCode::OK);
+    // Thirteen moves, then the proposal as an event of its own.
+    let view = wait_for(&app, id, |v| v["phase"] == "counting" && v["events"].as_u64() == Some(14)).await;
+    let dead: Vec<String> = serde_json::from_value(view["dead"].clone()).unwrap();
+    // Eight evaluations: the eight symmetries of the final position.
+    assert_eq!(network.stats().0 + network.stats().1, 8);
+    assert_eq!(dead, vec!["A1".to_owned()], "{view}");
+}
