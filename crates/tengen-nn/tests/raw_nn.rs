@@ -64,6 +64,7 @@ fn check(name: &str) {
     let mut komi = 7.5;
     let mut moves: Vec<(Color, Move)> = Vec::new();
     let mut symmetry = 0;
+    let mut handicap = 0;
     for c in commands(name) {
         let w: Vec<&str> = c.split_whitespace().collect();
         match w.as_slice() {
@@ -71,11 +72,14 @@ fn check(name: &str) {
             ["komi", k] => komi = k.parse().unwrap(),
             ["play", c, mv] => moves.push((c.parse().unwrap(), mv.parse().unwrap())),
             ["symmetry", n] => symmetry = n.parse().unwrap(),
+            ["fixed_handicap", n] => handicap = n.parse().unwrap(),
             other => panic!("{name}: command {other:?} not supported by this test"),
         }
     }
     let rules = Rules { komi: Komi::from_points(komi).unwrap(), ..Rules::chinese() };
-    let mut game = Game::new(size, rules).unwrap();
+    // KataGo's oracle gives White one point per handicap stone, as the Chinese rules do.
+    let mut game =
+        if handicap > 0 { Game::with_fixed_handicap(size, rules, handicap).unwrap() } else { Game::new(size, rules).unwrap() };
     for (c, mv) in moves {
         game.play_as(c, mv).unwrap();
     }
@@ -173,6 +177,20 @@ fn positions_with_stones() {
         "ladder-9x9.txt",
         "ladder-working-move-9x9.txt",
         "ko-9x9.txt",
+    ] {
+        check(name);
+    }
+}
+
+/// Handicap stones placed by `fixed_handicap`, White to move, komi 0.5 and White's point per
+/// handicap stone in the inputs' komi.
+#[test]
+fn handicap_positions() {
+    for name in [
+        "handicap4-19x19-m0-komi0.5.txt",
+        "handicap2-9x9-m3-komi0.5.txt",
+        "handicap3-13x13-m4-komi0.5.txt",
+        "handicap9-19x19-m6-komi0.5.txt",
     ] {
         check(name);
     }
