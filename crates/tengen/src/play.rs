@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use rand::SeedableRng;
 use tengen_core::{Color, Game, Komi, Move, Nigiri, Outcome, Parity, Phase, Rules};
-use tengen_engine::{Decision, Engine, Mcts, SearchParams};
+use tengen_engine::{Decision, Engine, Mcts, NetSearch, SearchParams};
 
 /// Which colour the player takes.
 #[derive(Clone, Copy, ValueEnum)]
@@ -38,6 +38,10 @@ pub struct PlayArgs {
     /// Seed for the engine and the nigiri.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A KataGo network (`.bin.gz`): levels 6 to 10 search with it (8 to 1,600 visits a
+    /// move), and it judges the dead stones.
+    #[arg(long)]
+    model: Option<std::path::PathBuf>,
 }
 
 const HELP: &str =
@@ -102,8 +106,15 @@ fn run_with(args: &PlayArgs, mut input: impl BufRead, mut out: impl Write) -> Re
             you
         }
     };
-    let mut engine = Mcts::new(SearchParams { seed: args.seed, ..SearchParams::level(args.level) });
-    writeln!(out, "tengen {}×{}, level {}; you are {human}. {HELP}", args.size, args.size, args.level)?;
+    let network = args.model.as_deref().map(crate::network::load).transpose()?;
+    let (mut engine, with): (Box<dyn Engine>, String) = match (network, SearchParams::network_level(args.level)) {
+        (Some(network), Some(params)) => {
+            let with = format!(" (network {})", network.model().name);
+            (Box::new(NetSearch::new(network, SearchParams { seed: args.seed, ..params })), with)
+        }
+        _ => (Box::new(Mcts::new(SearchParams { seed: args.seed, ..SearchParams::level(args.level) })), String::new()),
+    };
+    writeln!(out, "tengen {}×{}, level {}{with}; you are {human}. {HELP}", args.size, args.size, args.level)?;
     loop {
         match game.phase() {
             Phase::Ended(o) => {
@@ -202,8 +213,23 @@ mod tests {
     }
 
     #[test]
+    fn a_game_against_the_network() {
+        let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+        assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+        let args = PlayArgs { size: 9, color: Side::Black, handicap: 0, level: 6, seed: 1, model: Some(model.clone()) };
+        let out = play(args, "E5\nC3\nresign\n");
+        assert!(out.contains("level 6 (network b10c384h6nbttflrs)"), "{out}");
+        assert_eq!(out.matches("white plays").count(), 2, "{out}");
+        assert!(!out.contains("white plays pass"), "{out}");
+        // Below level 6 the playout search plays, network or not.
+        let args = PlayArgs { size: 9, color: Side::Black, handicap: 0, level: 5, seed: 1, model: Some(model) };
+        let out = play(args, "resign\n");
+        assert!(out.contains("level 5; you are"), "{out}");
+    }
+
+    #[test]
     fn a_scripted_game() {
-        let args = PlayArgs { size: 5, color: Side::Black, handicap: 0, level: 1, seed: 3 };
+        let args = PlayArgs { size: 5, color: Side::Black, handicap: 0, level: 1, seed: 3, model: None };
         let out = play(args, "C3\nZ9\nQ\nC3\nhelp\nundo\nC3\nscore\nresign\n");
         assert!(out.contains("you are black"), "{out}");
         assert!(out.contains("white plays"), "{out}");
@@ -217,7 +243,7 @@ mod tests {
 
     #[test]
     fn passing_to_the_end_counts_the_game() {
-        let args = PlayArgs { size: 5, color: Side::White, handicap: 0, level: 1, seed: 5 };
+        let args = PlayArgs { size: 5, color: Side::White, handicap: 0, level: 1, seed: 5, model: None };
         let out = play(args, &"pass\n".repeat(60));
         assert!(out.contains("black plays"), "{out}");
         assert!(out.contains("Game over:"), "{out}");
@@ -226,7 +252,7 @@ mod tests {
 
     #[test]
     fn nigiri_and_handicap() {
-        let args = PlayArgs { size: 9, color: Side::Nigiri, handicap: 2, level: 1, seed: 9 };
+        let args = PlayArgs { size: 9, color: Side::Nigiri, handicap: 2, level: 1, seed: 9, model: None };
         let out = play(args, "odd\nquit\n");
         assert!(out.contains("The handful held"), "{out}");
         assert!(out.contains("komi 0"), "{out}");
