@@ -2,6 +2,7 @@
 //! random engine for tests, [`Mcts`], a Monte-Carlo tree search with RAVE, and [`NetSearch`],
 //! a PUCT search on a KataGo network.
 
+mod dead;
 mod mcts;
 mod net;
 mod random;

@@ -915,29 +915,7 @@ impl Mcts {
     pub fn dead_stones_of(&mut self, game: &Game) -> Vec<Point> {
         let board = game.board();
         let ownership = self.playout_ownership(board, game.to_move(), self.params.playouts.clamp(1_000, 20_000));
-        let alive = [tengen_core::pass_alive(board, Color::Black), tengen_core::pass_alive(board, Color::White)];
-        let mut dead = Vec::new();
-        let mut seen = vec![false; Point::TABLE_SIZE];
-        for p in board.points() {
-            let Some(c) = board.get(p) else { continue };
-            if seen[p.index()] {
-                continue;
-            }
-            let stones: Vec<Point> = board.chain(p).collect();
-            for s in &stones {
-                seen[s.index()] = true;
-            }
-            if alive[c.index()].is_alive(p) {
-                continue;
-            }
-            let sign = if c == Color::Black { 1.0 } else { -1.0 };
-            let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
-            if own < -0.2 {
-                dead.extend(stones);
-            }
-        }
-        dead.sort();
-        dead
+        crate::dead::dead_by_ownership(board, &ownership, 0.2)
     }
 }
 
@@ -1009,26 +987,31 @@ impl Engine for Mcts {
         if result.best == Move::Pass {
             return Decision::Play(Move::Pass);
         }
-        let weights: Vec<f64> = result
-            .moves
-            .iter()
-            .map(
-                |m| if m.0 == Move::Pass { 0.0 } else { f64::from(m.1).powf(1.0 / f64::from(self.params.temperature)) },
-            )
-            .collect();
-        let total: f64 = weights.iter().sum();
-        if total <= 0.0 {
-            return Decision::Play(result.best);
-        }
-        let mut x = rand::Rng::random::<f64>(&mut self.rng) * total;
-        for (m, w) in result.moves.iter().zip(&weights) {
-            if x < *w {
-                return Decision::Play(m.0);
-            }
-            x -= w;
-        }
-        Decision::Play(result.best)
+        let visits: Vec<(Move, u32)> = result.moves.iter().map(|m| (m.0, m.1)).collect();
+        Decision::Play(draw_by_visits(&visits, self.params.temperature, &mut self.rng).unwrap_or(result.best))
     }
+}
+
+/// The weak levels' choice: a stone move drawn with probability proportional to
+/// visits^(1/temperature) — never a pass. `None` when no stone move was visited (or
+/// rounding left the draw past the last weight).
+pub(crate) fn draw_by_visits(moves: &[(Move, u32)], temperature: f32, rng: &mut SmallRng) -> Option<Move> {
+    let weights: Vec<f64> = moves
+        .iter()
+        .map(|&(mv, n)| if mv == Move::Pass { 0.0 } else { f64::from(n).powf(1.0 / f64::from(temperature)) })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let mut x = rand::Rng::random::<f64>(rng) * total;
+    for (&(mv, _), w) in moves.iter().zip(&weights) {
+        if x < *w {
+            return Some(mv);
+        }
+        x -= w;
+    }
+    None
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
 use tengen_nn::{CachedModel, Evaluation, input_features};
 
-use crate::mcts::SearchParams;
+use crate::mcts::{SearchParams, draw_by_visits};
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 
 /// A node's state.
@@ -342,29 +342,7 @@ impl NetSearch {
     fn dead_stones_with(&self, game: &Game, symmetries: u8) -> Vec<Point> {
         let board = game.board();
         let ownership = self.ownership_of(game, symmetries);
-        let alive = [tengen_core::pass_alive(board, Color::Black), tengen_core::pass_alive(board, Color::White)];
-        let mut dead = Vec::new();
-        let mut seen = vec![false; Point::TABLE_SIZE];
-        for p in board.points() {
-            let Some(c) = board.get(p) else { continue };
-            if seen[p.index()] {
-                continue;
-            }
-            let stones: Vec<Point> = board.chain(p).collect();
-            for s in &stones {
-                seen[s.index()] = true;
-            }
-            if alive[c.index()].is_alive(p) {
-                continue;
-            }
-            let sign = if c == Color::Black { 1.0 } else { -1.0 };
-            let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
-            if own < -0.4 {
-                dead.extend(stones);
-            }
-        }
-        dead.sort();
-        dead
+        crate::dead::dead_by_ownership(board, &ownership, 0.4)
     }
 }
 
@@ -651,25 +629,7 @@ impl Engine for NetSearch {
             return Decision::Play(best.mv);
         }
         // Weak levels: a move drawn by visits^(1/T), stones only.
-        let weights: Vec<f64> = analysis
-            .moves
-            .iter()
-            .map(|m| {
-                if m.mv == Move::Pass {
-                    0.0
-                } else {
-                    f64::from(m.visits).powf(1.0 / f64::from(self.params.temperature))
-                }
-            })
-            .collect();
-        let total: f64 = weights.iter().sum();
-        let mut x = self.rng.random::<f64>() * total;
-        for (m, w) in analysis.moves.iter().zip(&weights) {
-            if x < *w {
-                return Decision::Play(m.mv);
-            }
-            x -= w;
-        }
-        Decision::Play(best.mv)
+        let visits: Vec<(Move, u32)> = analysis.moves.iter().map(|m| (m.mv, m.visits)).collect();
+        Decision::Play(draw_by_visits(&visits, self.params.temperature, &mut self.rng).unwrap_or(best.mv))
     }
 }

@@ -78,8 +78,11 @@ fn check(name: &str) {
     }
     let rules = Rules { komi: Komi::from_points(komi).unwrap(), ..Rules::chinese() };
     // KataGo's oracle gives White one point per handicap stone, as the Chinese rules do.
-    let mut game =
-        if handicap > 0 { Game::with_fixed_handicap(size, rules, handicap).unwrap() } else { Game::new(size, rules).unwrap() };
+    let mut game = if handicap > 0 {
+        Game::with_fixed_handicap(size, rules, handicap).unwrap()
+    } else {
+        Game::new(size, rules).unwrap()
+    };
     for (c, mv) in moves {
         game.play_as(c, mv).unwrap();
     }

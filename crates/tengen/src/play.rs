@@ -214,7 +214,8 @@ mod tests {
 
     #[test]
     fn a_game_against_the_network() {
-        let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+        let model =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
         assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
         let args = PlayArgs { size: 9, color: Side::Black, handicap: 0, level: 6, seed: 1, model: Some(model.clone()) };
         let out = play(args, "E5\nC3\nresign\n");

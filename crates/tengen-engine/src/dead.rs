@@ -1,0 +1,32 @@
+//! Dead stones from an ownership estimate, shared by both searches.
+
+use tengen_core::{Board, Color, Point, pass_alive};
+
+/// The chains of `board` whose points `ownership` (by `Point::index`, Black's +1 to White's
+/// −1) gives, on average, to the opponent by more than `threshold` — never a chain Benson's
+/// algorithm proves alive. Sorted.
+pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
+    let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
+    let mut dead = Vec::new();
+    let mut seen = vec![false; Point::TABLE_SIZE];
+    for p in board.points() {
+        let Some(c) = board.get(p) else { continue };
+        if seen[p.index()] {
+            continue;
+        }
+        let stones: Vec<Point> = board.chain(p).collect();
+        for s in &stones {
+            seen[s.index()] = true;
+        }
+        if alive[c.index()].is_alive(p) {
+            continue;
+        }
+        let sign = if c == Color::Black { 1.0 } else { -1.0 };
+        let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
+        if own < -threshold {
+            dead.extend(stones);
+        }
+    }
+    dead.sort();
+    dead
+}
