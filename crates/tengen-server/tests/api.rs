@@ -5,9 +5,12 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use common::call;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tengen_server::{AppState, Settings, Store};
+
+mod common;
 use tower::ServiceExt;
 
 /// A fresh PostgreSQL database for one test, on the server `TENGEN_TEST_POSTGRES` names
@@ -81,26 +84,6 @@ on_both_databases!(
 async fn state(db: &str) -> AppState {
     let settings = Settings { searches: 2, max_think: Duration::from_millis(200), network: None };
     AppState::new(Store::open(db).await.unwrap(), settings)
-}
-
-async fn call(
-    app: &AppState,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
-    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let value =
-        serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-    (status, value)
 }
 
 async fn create(app: &AppState, body: Value) -> (StatusCode, Value) {

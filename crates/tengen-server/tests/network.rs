@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
+use common::call;
 use serde_json::{Value, json};
 use tengen_nn::{CachedModel, Model};
 use tengen_server::{AppState, Settings, Store};
-use tower::ServiceExt;
+
+mod common;
 
 async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
     let path = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
@@ -28,24 +28,6 @@ async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
     let db = format!("sqlite://{}", dir.join("games.db").display());
     let settings = Settings { searches: 1, max_think: Duration::from_millis(500), network: Some(Arc::clone(&network)) };
     (AppState::new(Store::open(&db).await.unwrap(), settings), network)
-}
-
-async fn call(
-    app: &AppState,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
-    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
 async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -> Value {

@@ -1,0 +1,30 @@
+//! What the API tests share: one request through the router (no socket).
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tengen_server::AppState;
+use tower::ServiceExt;
+
+/// Sends one request (with the bearer `token` and the JSON `body`, if any) and returns the
+/// status and the body as JSON (or as a JSON string when it is not JSON).
+pub async fn call(
+    app: &AppState,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
+    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value =
+        serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, value)
+}
