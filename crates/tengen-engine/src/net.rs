@@ -306,6 +306,41 @@ impl NetSearch {
         self.analysis()
     }
 
+    /// Searches `game` for `color` like [`Engine::analyze`] does for one search's visits: any
+    /// colour (the other side taken to have passed), territory counting searched as area, a
+    /// game stopped by two passes searched as if play resumed. No moves when there is nothing
+    /// to search.
+    pub fn search_for(&mut self, game: &Game, color: Color) -> Analysis {
+        let resumed;
+        let game = if game.phase() == Phase::Counting {
+            let mut g = game.clone();
+            if g.resume().is_err() {
+                return Analysis::default();
+            }
+            resumed = g;
+            &resumed
+        } else {
+            game
+        };
+        match searchable(game, color) {
+            Some(g) => self.search(&g, None),
+            None => Analysis::default(),
+        }
+    }
+
+    /// The network's prior for every move of the last search's root (the position searched),
+    /// most likely first; empty before the first search.
+    #[must_use]
+    pub fn root_priors(&self) -> Vec<(Move, f32)> {
+        match self.nodes.first() {
+            Some(root) if root.state == State::Expanded => {
+                let f = root.first_child as usize;
+                self.nodes[f..f + root.children as usize].iter().map(|c| (c.mv, c.prior)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The network's view of `game`'s position, averaged over `symmetries` of the eight (1 to
     /// 8): ownership per point (by `Point::index`, Black's +1 to White's −1).
     fn ownership_of(&self, game: &Game, symmetries: u8) -> Vec<f32> {

@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 use tengen_core::{Color, Game, Move, Point};
-use tengen_engine::{Analysis, Mcts, SearchParams};
+use tengen_engine::{Analysis, Mcts, NetSearch, SearchParams};
 use tengen_sgf::{Mark, Note, write_annotated};
 use tengen_terms::{Commentary, Eval, Term, evaluative_names};
 
@@ -46,6 +46,35 @@ pub struct ReviewArgs {
     /// Seed of the searches.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A KataGo network (`.bin.gz`): search every position with it (`--playouts` then counts
+    /// its visits, default 24), and judge with its policy too — the played move's prior, the
+    /// opponent's most likely reply (a trap) and best reply's priors.
+    #[arg(long)]
+    model: Option<PathBuf>,
+}
+
+/// The search a review asks.
+enum Searcher {
+    Playouts(Mcts),
+    Network(Box<NetSearch>),
+}
+
+impl Searcher {
+    /// The position searched for `color`, and the network's priors of its moves (none without a
+    /// network).
+    fn search(&mut self, game: &Game, color: Color) -> (Analysis, Vec<(Move, f32)>) {
+        match self {
+            Searcher::Playouts(m) => (m.search_analysis(game, color), Vec::new()),
+            Searcher::Network(n) => {
+                let a = n.search_for(game, color);
+                (a, n.root_priors())
+            }
+        }
+    }
+
+    fn analysis(&mut self, game: &Game, color: Color) -> Analysis {
+        self.search(game, color).0
+    }
 }
 
 /// One move of the review.
@@ -143,16 +172,21 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     if game.moves().is_empty() {
         bail!("{}: the record has no moves to review", args.game.display());
     }
-    let playouts = args.playouts.unwrap_or(SearchParams::level(args.level).playouts).max(1);
+    let network = args.model.as_deref().map(crate::network::load).transpose()?;
+    let default = if network.is_some() { 24 } else { SearchParams::level(args.level).playouts };
     let params = SearchParams {
-        playouts,
+        playouts: args.playouts.unwrap_or(default).max(1),
         time: None,
         temperature: 0.0,
         threads: args.threads.max(1),
         seed: args.seed,
-        ..SearchParams::level(10)
+        ..if network.is_some() { SearchParams::network() } else { SearchParams::level(10) }
     };
-    let review = review(&game, &params, &args.game.display().to_string(), &replay.info)?;
+    let searcher = match network {
+        Some(network) => Searcher::Network(Box::new(NetSearch::new(network, params.clone()))),
+        None => Searcher::Playouts(Mcts::new(params.clone())),
+    };
+    let review = review(&game, searcher, params.playouts, &args.game.display().to_string(), &replay.info)?;
     if let Some(out) = &args.out {
         let (comment, notes) = annotations(&review);
         let sgf = write_annotated(&game, &replay.info, &comment, &notes).to_sgf();
@@ -170,8 +204,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
 }
 
 /// Searches every position and names every move.
-fn review(game: &Game, params: &SearchParams, file: &str, info: &tengen_sgf::GameInfo) -> Result<Review> {
-    let mut mcts = Mcts::new(params.clone());
+fn review(game: &Game, mut mcts: Searcher, playouts: u32, file: &str, info: &tengen_sgf::GameInfo) -> Result<Review> {
     let moves = game.moves().to_vec();
     let start = game.truncated(0);
     // Positions 0..=n, each searched for the player who moves there (or who is due at the end).
@@ -186,7 +219,9 @@ fn review(game: &Game, params: &SearchParams, file: &str, info: &tengen_sgf::Gam
         positions.push(g.clone());
     }
     let mover = |i: usize| moves.get(i).map_or(game.to_move(), |m| m.0);
-    let analyses: Vec<Analysis> = (0..positions.len()).map(|i| mcts.search_analysis(&positions[i], mover(i))).collect();
+    let (analyses, priors): (Vec<Analysis>, Vec<Vec<(Move, f32)>>) =
+        (0..positions.len()).map(|i| mcts.search(&positions[i], mover(i))).unzip();
+    let prior_of = |i: usize, mv: Move| priors[i].iter().find(|p| p.0 == mv).map(|p| f64::from(p.1));
     let mut commentary = Commentary::new(&start);
     let mut out = Vec::with_capacity(moves.len());
     for (i, &(color, mv)) in moves.iter().enumerate() {
@@ -197,7 +232,7 @@ fn review(game: &Game, params: &SearchParams, file: &str, info: &tengen_sgf::Gam
         let after = if mover(i + 1) == color.opponent() {
             value(&analyses[i + 1])
         } else {
-            value(&mcts.search_analysis(&positions[i + 1], color.opponent()))
+            value(&mcts.analysis(&positions[i + 1], color.opponent()))
         };
         let (w1, s1) = (1.0 - after.0, -after.1);
         let visits: u32 = before.moves.iter().map(|m| m.visits).sum();
@@ -216,7 +251,7 @@ fn review(game: &Game, params: &SearchParams, file: &str, info: &tengen_sgf::Gam
             _ => {
                 let mut alt = positions[i].clone();
                 if alt.play_as(color, best).is_ok() {
-                    let (wb, sb) = value(&mcts.search_analysis(&alt, color.opponent()));
+                    let (wb, sb) = value(&mcts.analysis(&alt, color.opponent()));
                     (after.1 - sb, after.0 - wb)
                 } else {
                     (s0 - s1, w0 - w1)
@@ -224,12 +259,21 @@ fn review(game: &Game, params: &SearchParams, file: &str, info: &tengen_sgf::Gam
             }
         };
         let (loss, winrate_loss) = (loss.max(0.0), winrate_loss.max(0.0));
-        let mut eval = Eval {
-            loss,
-            prior: Some(played.map_or(0.0, |m| f64::from(m.visits) / f64::from(visits.max(1)))),
-            winrate_before: Some(w0),
-            ..Eval::default()
-        };
+        // The prior: the network's policy for the move when there is one, else the share of the
+        // search's visits it got.
+        let prior =
+            prior_of(i, mv).unwrap_or_else(|| played.map_or(0.0, |m| f64::from(m.visits) / f64::from(visits.max(1))));
+        let mut eval = Eval { loss, prior: Some(prior), winrate_before: Some(w0), ..Eval::default() };
+        // With the network: the opponent's most likely reply (the trap a move may set) — its
+        // prior, and its loss when the search looked at it enough —, and the prior of their
+        // best reply.
+        if let (Some(&(likely, likely_prior)), Some(top)) = (priors[i + 1].first(), analyses[i + 1].moves.first()) {
+            eval.trap_prior = Some(f64::from(likely_prior));
+            if let Some(reply) = analyses[i + 1].moves.iter().find(|m| m.mv == likely && m.visits >= 3) {
+                eval.trap_loss = Some(f64::from(top.score_lead - reply.score_lead).max(0.0));
+            }
+            eval.opp_best_prior = prior_of(i + 1, top.mv);
+        }
         if let Some(second) = before.moves.get(1) {
             eval.gap2 = Some(f64::from(before.moves[0].score_lead - second.score_lead).max(0.0));
         }
@@ -270,8 +314,8 @@ fn review(game: &Game, params: &SearchParams, file: &str, info: &tengen_sgf::Gam
                 if tenuki.play_as(color.opponent(), Move::Pass).is_ok()
                     && answered.play_as(color.opponent(), top.mv).is_ok()
                 {
-                    let (_, s_t) = value(&mcts.search_analysis(&tenuki, color));
-                    let (_, s_a) = value(&mcts.search_analysis(&answered, color));
+                    let (_, s_t) = value(&mcts.analysis(&tenuki, color));
+                    let (_, s_a) = value(&mcts.analysis(&answered, color));
                     eval.tenuki_loss = Some((s_t - s_a).max(0.0));
                 }
             }
@@ -309,7 +353,7 @@ fn review(game: &Game, params: &SearchParams, file: &str, info: &tengen_sgf::Gam
         black: info.black.clone().unwrap_or_else(|| "Black".into()),
         white: info.white.clone().unwrap_or_else(|| "White".into()),
         result: info.result.clone().unwrap_or_default(),
-        playouts: params.playouts,
+        playouts,
         start_winrate_black: start_black,
         moves: out,
         mistakes,

@@ -161,3 +161,30 @@ fn review_names_judges_and_annotates_a_game() {
     assert!(!out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
 }
+
+#[test]
+fn review_with_a_network_judges_by_its_policy() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let game = tmp("short.sgf");
+    // A sound opening, then Black's 5th move on the first line.
+    std::fs::write(&game, "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese];B[ee];W[gc];B[cg];W[ge];B[ad])").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["review", game.to_str().unwrap(), "--json", "--playouts", "16", "--model", model.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let review: Review = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((review.moves.len(), review.playouts), (5, 16));
+    for m in &review.moves {
+        let e = &m.eval;
+        for p in [e.prior, e.trap_prior, e.opp_best_prior] {
+            assert!(p.is_some_and(|p| (0.0..=1.0).contains(&p)), "move {}: {e:?}", m.number);
+        }
+    }
+    // The network's policy: the centre is likely, the first-line move is not.
+    assert!(review.moves[0].eval.prior.unwrap() > 0.1, "{:?}", review.moves[0].eval);
+    assert!(review.moves[4].eval.prior.unwrap() < 0.01, "{:?}", review.moves[4].eval);
+    assert!(review.moves[4].eval.loss >= 1.5, "{:?}", review.moves[4].eval);
+    assert!(review.mistakes.contains(&5), "{:?}", review.mistakes);
+}
