@@ -55,7 +55,7 @@ pub struct ReviewArgs {
 
 /// The search a review asks.
 enum Searcher {
-    Playouts(Mcts),
+    Playouts(Box<Mcts>),
     Network(Box<NetSearch>),
 }
 
@@ -184,7 +184,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     };
     let searcher = match network {
         Some(network) => Searcher::Network(Box::new(NetSearch::new(network, params.clone()))),
-        None => Searcher::Playouts(Mcts::new(params.clone())),
+        None => Searcher::Playouts(Box::new(Mcts::new(params.clone()))),
     };
     let review = review(&game, searcher, params.playouts, &args.game.display().to_string(), &replay.info)?;
     if let Some(out) = &args.out {
