@@ -77,6 +77,11 @@ pub struct SearchParams {
     /// utility less this times √(prior of the children already visited) — half of it at the
     /// root.
     pub fpu_reduction: f32,
+    /// When the caller gives a move a time budget (GTP's clock, the server's think time),
+    /// search until it is spent whatever `playouts` says — `playouts` then limits only the
+    /// moves searched without a budget. Off: `playouts` caps every search (levels, and a
+    /// fixed `--playouts` for tests).
+    pub time_first: bool,
 }
 
 impl SearchParams {
@@ -148,6 +153,7 @@ impl Default for SearchParams {
             threads: 1,
             cpuct: 0.5,
             fpu_reduction: 0.1,
+            time_first: false,
         }
     }
 }
@@ -955,13 +961,16 @@ impl Engine for Mcts {
         {
             return Decision::Play(Move::Pass);
         }
-        let own = self.params.time;
+        let own = (self.params.time, self.params.playouts);
         if let Some(b) = budget {
-            self.params.time = Some(own.map_or(b, |t| t.min(b)));
+            self.params.time = Some(own.0.map_or(b, |t| t.min(b)));
+            if self.params.time_first {
+                self.params.playouts = u32::MAX - 1024;
+            }
         }
         let started = Instant::now();
         let result = self.search(game, color);
-        self.params.time = own;
+        (self.params.time, self.params.playouts) = own;
         if self.params.verbose {
             let pv = self.principal_variation(8).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
             eprintln!(
@@ -1354,6 +1363,24 @@ mod tests {
         assert!(matches!(decision, Decision::Play(_)));
         assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
         assert_eq!(engine.params().time, None, "the budget is for one move only");
+    }
+
+    #[test]
+    fn a_clock_budget_outlasts_the_default_simulations_when_time_comes_first() {
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let budget = Some(Duration::from_millis(300));
+        let mut capped = Mcts::new(SearchParams { playouts: 1_000, ..SearchParams::default() });
+        capped.decide(&game, Color::Black, budget);
+        assert_eq!(capped.nodes[0].visits, 1_000);
+        let mut timed = Mcts::new(SearchParams { playouts: 1_000, time_first: true, ..SearchParams::default() });
+        let started = Instant::now();
+        timed.decide(&game, Color::Black, budget);
+        assert!(timed.nodes[0].visits > 1_000, "{}", timed.nodes[0].visits);
+        assert!(started.elapsed() >= Duration::from_millis(250));
+        // Without a budget the simulations still cap it.
+        timed.clear();
+        timed.decide(&game, Color::Black, None);
+        assert_eq!(timed.nodes[0].visits, 1_000);
     }
 
     #[test]

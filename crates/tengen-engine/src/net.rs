@@ -218,7 +218,8 @@ impl NetSearch {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let limit = if monitor.is_some() { u32::MAX - 1024 } else { self.params.playouts.max(1) };
+        let unlimited = monitor.is_some() || (budget.is_some() && self.params.time_first);
+        let limit = if unlimited { u32::MAX - 1024 } else { self.params.playouts.max(1) };
         let shared = Shared {
             params: &self.params,
             model: &self.model,

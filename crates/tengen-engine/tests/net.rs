@@ -119,6 +119,17 @@ fn a_time_budget_stops_the_search() {
 }
 
 #[test]
+fn a_budget_outlasts_the_visits_when_time_comes_first() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let budget = Some(Duration::from_millis(400));
+    assert_eq!(search(2).search(&game, budget).playouts, 2);
+    let mut timed = NetSearch::new(model(), SearchParams { playouts: 2, time_first: true, ..SearchParams::network() });
+    assert!(timed.search(&game, budget).playouts > 2);
+    timed.clear();
+    assert_eq!(timed.search(&game, None).playouts, 2);
+}
+
+#[test]
 fn analysis_reports_until_told_to_stop() {
     let game = Game::new(9, Rules::chinese()).unwrap();
     let mut net = search(10);

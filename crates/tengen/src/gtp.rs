@@ -21,7 +21,8 @@ pub struct GtpArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
     level: Option<u8>,
     /// Simulations of the tree search per move (default 10,000; with `--model`, network
-    /// visits, default 400).
+    /// visits, default 400). Given (or with `--level`), it caps every move; left out, a move
+    /// with a clock (`time_settings`) searches for its share of the time instead.
     #[arg(long)]
     playouts: Option<u32>,
     /// A KataGo network (`.bin.gz`, model versions 10 to 15): search with it (PUCT) instead
@@ -90,6 +91,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
             score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
             cpuct: args.exploration.unwrap_or(base.cpuct),
             threads: usize::from(args.threads),
+            time_first: args.playouts.is_none() && args.level.is_none(),
             ..base
         };
         Session::with_rules(NetSearch::new(network, params), rules)
@@ -111,6 +113,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
             rave_equivalence: args.rave_equivalence.unwrap_or(base.rave_equivalence),
             expand_after: args.expand_after.unwrap_or(base.expand_after).max(1),
             threads: usize::from(args.threads),
+            time_first: args.playouts.is_none() && args.level.is_none(),
             ..base
         };
         Session::with_rules(Mcts::new(params), rules)
