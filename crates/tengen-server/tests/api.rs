@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::call;
+use common::{call, wait_for};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tengen_server::{AppState, Settings, Store};
@@ -100,19 +100,6 @@ async fn friend_game(app: &AppState) -> (String, String, String) {
 
 async fn play(app: &AppState, id: &str, token: &str, mv: &str, number: u64) -> (StatusCode, Value) {
     call(app, "POST", &format!("/api/games/{id}/move"), Some(token), Some(json!({"move": mv, "number": number}))).await
-}
-
-/// Waits until the game's view satisfies `done` (the computer thinks on other threads).
-async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let (_, view) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
-        if done(&view) {
-            return view;
-        }
-        assert!(start.elapsed() < Duration::from_secs(20), "waited too long: {view}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 async fn friends_play_and_every_bad_request_changes_nothing(db: &str) {

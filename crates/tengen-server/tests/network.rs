@@ -5,11 +5,11 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::http::StatusCode;
-use common::call;
-use serde_json::{Value, json};
+use common::{call, wait_for};
+use serde_json::json;
 use tengen_nn::{CachedModel, Model};
 use tengen_server::{AppState, Settings, Store};
 
@@ -28,18 +28,6 @@ async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
     let db = format!("sqlite://{}", dir.join("games.db").display());
     let settings = Settings { searches: 1, max_think: Duration::from_millis(500), network: Some(Arc::clone(&network)) };
     (AppState::new(Store::open(&db).await.unwrap(), settings), network)
-}
-
-async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let (_, view) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
-        if done(&view) {
-            return view;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "waited too long: {view}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 async fn play(app: &AppState, id: &str, token: &str, mv: &str, number: u64) -> StatusCode {

@@ -1,5 +1,7 @@
 //! What the API tests share: one request through the router (no socket).
 
+use std::time::{Duration, Instant};
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
@@ -27,4 +29,18 @@ pub async fn call(
     let value =
         serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
     (status, value)
+}
+
+/// Waits until the game's view satisfies `done` (the computer thinks on other threads), at
+/// most 30 s.
+pub async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, view) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+        if done(&view) {
+            return view;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "waited too long: {view}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
