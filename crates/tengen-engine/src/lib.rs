@@ -8,5 +8,5 @@ mod net;
 mod random;
 
 pub use mcts::{Mcts, SearchParams, SearchResult};
-pub use net::NetSearch;
+pub use net::{NetSearch, engine_at_level};
 pub use random::{Analysis, Decision, Engine, MoveStats, RandomEngine};

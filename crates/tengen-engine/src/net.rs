@@ -14,6 +14,7 @@
 //! the end of play are the game's own: two passes in a row end the game inside the tree, and
 //! that leaf is counted as it stands (every stone alive) instead of evaluated.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -26,7 +27,8 @@ use tengen_nn::{CachedModel, Evaluation, input_features};
 use crate::mcts::{SearchParams, draw_by_visits};
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 
-/// A node's state.
+/// A node's state (a leaf where two passes ended play stays a leaf: it is counted at each
+/// visit).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum State {
     /// Not evaluated yet.
@@ -34,8 +36,6 @@ enum State {
     Leaf,
     /// Evaluated; its children follow.
     Expanded,
-    /// Play ended here (two passes): counted, not evaluated.
-    Terminal,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -115,6 +115,17 @@ pub struct NetSearch {
     kept: u32,
 }
 
+/// The computer at `level` (1–10) with this seed: with a network, levels 6 to 10 search with
+/// it ([`SearchParams::network_level`]); without one, or below 6, the playout search
+/// ([`SearchParams::level`]).
+#[must_use]
+pub fn engine_at_level(level: u8, network: Option<Arc<CachedModel>>, seed: u64) -> Box<dyn Engine + Send> {
+    match network.zip(SearchParams::network_level(level)) {
+        Some((network, params)) => Box::new(NetSearch::new(network, SearchParams { seed, ..params })),
+        None => Box::new(crate::Mcts::new(SearchParams { seed, ..SearchParams::level(level) })),
+    }
+}
+
 /// The index of `p` in the network's outputs (KataGo's order: row 0 at the top).
 fn net_index(p: Point, size: usize) -> usize {
     (size - 1 - usize::from(p.row())) * size + usize::from(p.col())
@@ -134,8 +145,6 @@ struct Shared<'a> {
     limit: u32,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
-    /// The margin (points) at which the score term of the utility reaches tanh(1).
-    score_scale: f64,
 }
 
 impl NetSearch {
@@ -229,7 +238,6 @@ impl NetSearch {
             limit,
             deadline: if monitor.is_some() { None } else { time.map(|t| started + t) },
             stop,
-            score_scale: game.board().size() as f64,
         };
         let threads = self.params.threads.max(1);
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
@@ -347,14 +355,7 @@ impl NetSearch {
     fn ownership_of(&self, game: &Game, symmetries: u8) -> Vec<f32> {
         let size = game.board().size();
         let mut own = vec![0f32; Point::TABLE_SIZE];
-        let input = if game.rules().scoring == Scoring::Area {
-            input_features(game)
-        } else {
-            let mut area = game.clone();
-            area.set_rules(Rules { scoring: Scoring::Area, ..*game.rules() });
-            input_features(&area)
-        };
-        let Ok(input) = input else { return own };
+        let Ok(input) = input_features(&area_counted(game)) else { return own };
         let n = symmetries.clamp(1, 8);
         let sign = if game.to_move() == Color::Black { 1.0 } else { -1.0 };
         for s in 0..n {
@@ -382,21 +383,27 @@ impl NetSearch {
     }
 }
 
-/// The game as the network search sees it, `color` to move: GTP lets either colour move and
-/// the network needs the player to move, so the other side is taken to have passed; and under
-/// territory counting, which the network's inputs do not encode, the same game counted by
-/// area (the moves worth playing are the same but for the last dame). `None` when play is
-/// over.
-fn searchable(game: &Game, color: Color) -> Option<std::borrow::Cow<'_, Game>> {
-    use std::borrow::Cow;
-    if game.phase() != Phase::Playing {
-        return None;
-    }
+/// `game`, counted by area if it is not already (the only counting the network's inputs
+/// encode).
+fn area_counted(game: &Game) -> Cow<'_, Game> {
     let mut game = Cow::Borrowed(game);
     if game.rules().scoring != Scoring::Area {
         let rules = Rules { scoring: Scoring::Area, ..*game.rules() };
         game.to_mut().set_rules(rules);
     }
+    game
+}
+
+/// The game as the network search sees it, `color` to move: GTP lets either colour move and
+/// the network needs the player to move, so the other side is taken to have passed; and under
+/// territory counting, which the network's inputs do not encode, the same game counted by
+/// area (the moves worth playing are the same but for the last dame). `None` when play is
+/// over.
+fn searchable(game: &Game, color: Color) -> Option<Cow<'_, Game>> {
+    if game.phase() != Phase::Playing {
+        return None;
+    }
+    let mut game = area_counted(game);
     if game.to_move() != color {
         game.to_mut().play_as(!color, Move::Pass).ok()?;
     }
@@ -407,6 +414,7 @@ fn searchable(game: &Game, color: Color) -> Option<std::borrow::Cow<'_, Game>> {
 fn worker(shared: &Shared<'_>, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut path: Vec<usize> = Vec::with_capacity(64);
+    let mut moves: Vec<Move> = Vec::with_capacity(64);
     loop {
         if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
@@ -416,6 +424,7 @@ fn worker(shared: &Shared<'_>, seed: u64) {
         }
         // Descend, counting the visit as running on every node of the path.
         path.clear();
+        moves.clear();
         {
             let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let nodes = &mut tree.0;
@@ -428,14 +437,11 @@ fn worker(shared: &Shared<'_>, seed: u64) {
                     break;
                 }
                 id = select(nodes, shared.params, id);
+                moves.push(nodes[id].mv);
             }
         }
         // Replay the path on the game (outside the lock), then evaluate or count the leaf.
         let mut game = shared.game.clone();
-        let moves: Vec<Move> = {
-            let tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            path[1..].iter().map(|&k| tree.0[k].mv).collect()
-        };
         for &mv in &moves {
             game.play(mv).expect("the tree holds legal moves only");
         }
@@ -457,8 +463,8 @@ fn worker(shared: &Shared<'_>, seed: u64) {
                 nodes[leaf].state = State::Expanded;
                 nodes.extend(children.into_iter().map(|(mv, prior)| Node::new(mv, to_move, prior)));
             }
-            Some(_) => {} // another thread expanded it meanwhile
-            None => nodes[leaf].state = State::Terminal,
+            // Another thread expanded it meanwhile, or play ended there.
+            _ => {}
         }
         if let Some(own) = ownership {
             own_sum.iter_mut().zip(&own).for_each(|(s, o)| *s += f64::from(*o));
@@ -479,10 +485,11 @@ fn worker(shared: &Shared<'_>, seed: u64) {
 }
 
 /// The utility of `value` for the player it is for: (1 − w) × win + w × (½ + ½ tanh(lead /
-/// scale)).
+/// board size)).
 fn utility(shared: &Shared<'_>, value: Value) -> f64 {
     let w = f64::from(shared.params.score_weight);
-    (1.0 - w) * value.win + w * (0.5 + 0.5 * (value.lead / shared.score_scale).tanh())
+    let scale = shared.game.board().size() as f64;
+    (1.0 - w) * value.win + w * (0.5 + 0.5 * (value.lead / scale).tanh())
 }
 
 /// A game that ended in the tree, counted as it stands, for the player to move.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use tengen_core::{Color, Phase};
-use tengen_engine::{Decision, Engine, Mcts, NetSearch, SearchParams};
+use tengen_engine::{Decision, engine_at_level};
 use tengen_nn::CachedModel;
 use tokio::sync::{Semaphore, broadcast};
 
@@ -298,12 +298,8 @@ impl AppState {
         let (color, action) = if state.game.phase() == Phase::Counting {
             let game = state.game.clone();
             let network = self.0.settings.network.clone();
-            let dead = tokio::task::spawn_blocking(move || match network {
-                Some(network) => NetSearch::new(network, SearchParams::network()).dead_stones_of(&game),
-                None => {
-                    let mut engine = Mcts::new(SearchParams { seed: rand::random(), ..SearchParams::level(10) });
-                    engine.dead_stones(&game).unwrap_or_default()
-                }
+            let dead = tokio::task::spawn_blocking(move || {
+                engine_at_level(10, network, rand::random()).dead_stones(&game).unwrap_or_default()
             })
             .await
             .map_err(|e| ApiError::internal(&e))?;
@@ -316,17 +312,9 @@ impl AppState {
             let color = state.game.to_move();
             let budget = think_time(&state, color, self.0.settings.max_think, now_ms());
             let game = state.game.clone();
-            let network = self.0.settings.network.clone().zip(SearchParams::network_level(level));
-            let decision = tokio::task::spawn_blocking(move || match network {
-                Some((network, params)) => {
-                    let params = SearchParams { seed: rand::random(), time: Some(budget), ..params };
-                    NetSearch::new(network, params).decide(&game, color, Some(budget))
-                }
-                None => {
-                    let params =
-                        SearchParams { seed: rand::random(), time: Some(budget), ..SearchParams::level(level) };
-                    Mcts::new(params).decide(&game, color, Some(budget))
-                }
+            let network = self.0.settings.network.clone();
+            let decision = tokio::task::spawn_blocking(move || {
+                engine_at_level(level, network, rand::random()).decide(&game, color, Some(budget))
             })
             .await
             .map_err(|e| ApiError::internal(&e))?;

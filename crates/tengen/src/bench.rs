@@ -209,12 +209,8 @@ fn nn(args: &NnArgs) -> Result<()> {
     }
     let model = tengen_nn::Model::load(&args.model).with_context(|| format!("cannot load {}", args.model.display()))?;
     crate::network::check(&model, &args.model)?;
-    let s = size * size;
-    let mut spatial = vec![0.0; s * model.spatial_inputs];
-    for pos in 0..s {
-        spatial[pos * model.spatial_inputs] = 1.0;
-    }
-    let input = tengen_nn::Input { size, spatial, global: vec![0.0; model.global_inputs] };
+    let game = tengen_core::Game::new(size, tengen_core::Rules::chinese())?;
+    let input = tengen_nn::input_features(&game).map_err(|e| anyhow::anyhow!(e))?;
     let threads = args.threads;
     if !(1..=256).contains(&threads) {
         bail!("--threads must be 1 to 256, not {threads}");
@@ -245,7 +241,6 @@ fn nn(args: &NnArgs) -> Result<()> {
         threads,
         ..tengen_engine::SearchParams::network()
     };
-    let game = tengen_core::Game::new(size, tengen_core::Rules::chinese())?;
     let search_started = Instant::now();
     let visits = tengen_engine::NetSearch::new(network, params).search(&game, None).playouts;
     let search_secs = search_started.elapsed().as_secs_f64();

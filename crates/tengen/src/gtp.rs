@@ -80,43 +80,34 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         (Some(_), None) => Some(SearchParams { playouts: args.playouts.unwrap_or(400), ..SearchParams::network() }),
         (Some(_), Some(level)) => SearchParams::network_level(level),
     };
+    // The flags over a level's or a default's parameters (each search reads its own).
+    let flagged = |base: SearchParams| SearchParams {
+        time: args.time.map(Duration::from_secs_f64),
+        seed: args.seed,
+        policy: args.policy,
+        priors: !args.no_priors,
+        reuse_tree: !args.no_reuse,
+        transpositions: args.transpositions,
+        verbose: args.verbose,
+        score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
+        exploration: args.exploration.unwrap_or(base.exploration),
+        cpuct: args.exploration.unwrap_or(base.cpuct),
+        rave_equivalence: args.rave_equivalence.unwrap_or(base.rave_equivalence),
+        expand_after: args.expand_after.unwrap_or(base.expand_after).max(1),
+        threads: usize::from(args.threads),
+        time_first: args.playouts.is_none() && args.level.is_none(),
+        ..base
+    };
     let mut session = if args.random {
         Session::with_rules(RandomEngine::new(args.seed), rules)
     } else if let (Some(network), Some(base)) = (network, network_params) {
-        let params = SearchParams {
-            time: args.time.map(Duration::from_secs_f64),
-            seed: args.seed,
-            reuse_tree: !args.no_reuse,
-            verbose: args.verbose,
-            score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
-            cpuct: args.exploration.unwrap_or(base.cpuct),
-            threads: usize::from(args.threads),
-            time_first: args.playouts.is_none() && args.level.is_none(),
-            ..base
-        };
-        Session::with_rules(NetSearch::new(network, params), rules)
+        Session::with_rules(NetSearch::new(network, flagged(base)), rules)
     } else {
         let base = args.level.map_or(
             SearchParams { playouts: args.playouts.unwrap_or(10_000), ..SearchParams::default() },
             SearchParams::level,
         );
-        let params = SearchParams {
-            time: args.time.map(Duration::from_secs_f64),
-            seed: args.seed,
-            policy: args.policy,
-            priors: !args.no_priors,
-            reuse_tree: !args.no_reuse,
-            transpositions: args.transpositions,
-            verbose: args.verbose,
-            score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
-            exploration: args.exploration.unwrap_or(base.exploration),
-            rave_equivalence: args.rave_equivalence.unwrap_or(base.rave_equivalence),
-            expand_after: args.expand_after.unwrap_or(base.expand_after).max(1),
-            threads: usize::from(args.threads),
-            time_first: args.playouts.is_none() && args.level.is_none(),
-            ..base
-        };
-        Session::with_rules(Mcts::new(params), rules)
+        Session::with_rules(Mcts::new(flagged(base)), rules)
     };
     // The session reads on a thread of its own (analysis ends when a line arrives).
     session.run(std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use rand::SeedableRng;
 use tengen_core::{Color, Game, Komi, Move, Nigiri, Outcome, Parity, Phase, Rules};
-use tengen_engine::{Decision, Engine, Mcts, NetSearch, SearchParams};
+use tengen_engine::{Decision, SearchParams, engine_at_level};
 
 /// Which colour the player takes.
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,13 +107,11 @@ fn run_with(args: &PlayArgs, mut input: impl BufRead, mut out: impl Write) -> Re
         }
     };
     let network = args.model.as_deref().map(crate::network::load).transpose()?;
-    let (mut engine, with): (Box<dyn Engine>, String) = match (network, SearchParams::network_level(args.level)) {
-        (Some(network), Some(params)) => {
-            let with = format!(" (network {})", network.model().name);
-            (Box::new(NetSearch::new(network, SearchParams { seed: args.seed, ..params })), with)
-        }
-        _ => (Box::new(Mcts::new(SearchParams { seed: args.seed, ..SearchParams::level(args.level) })), String::new()),
+    let with = match &network {
+        Some(n) if SearchParams::network_level(args.level).is_some() => format!(" (network {})", n.model().name),
+        _ => String::new(),
     };
+    let mut engine = engine_at_level(args.level, network, args.seed);
     writeln!(out, "tengen {}×{}, level {}{with}; you are {human}. {HELP}", args.size, args.size, args.level)?;
     loop {
         match game.phase() {
