@@ -1204,7 +1204,7 @@ mod tests {
         assert_eq!(root.visits, 4_000);
         // And the threaded search still reads the decisive capture.
         let game = decisive_capture();
-        let r = Mcts::new(SearchParams { playouts: 3_000, threads: 2, ..SearchParams::default() })
+        let r = Mcts::new(SearchParams { playouts: 10_000, threads: 2, ..SearchParams::default() })
             .search(&game, Color::Black);
         assert_eq!(r.best, Move::Play(at("C3")), "{:?}", &r.moves[..3]);
         // Ownership summed over the threads: the captured stones' points end up Black's.
