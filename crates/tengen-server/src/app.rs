@@ -44,7 +44,7 @@ pub struct Settings {
     /// The longest the computer thinks about a move.
     pub max_think: Duration,
     /// A KataGo network: with it the computer of levels 6 to 10 searches with the network
-    /// ([`SearchParams::network_level`]) and the proposal of dead stones comes from its
+    /// ([`tengen_engine::SearchParams::network_level`]) and the proposal of dead stones comes from its
     /// ownership; without it, or below level 6, the playout search.
     pub network: Option<Arc<CachedModel>>,
 }
