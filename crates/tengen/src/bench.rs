@@ -29,6 +29,10 @@ pub enum Bench {
     /// sharing one tree). Prints one line:
     /// `nn size=9 threads=1 seconds=5.0 evaluations=… per_second=… visits=… visits_per_second=… model=…`.
     Nn(NnArgs),
+    /// Points the playout search's moves lose on the positions of game records, judged by a
+    /// KataGo network (the network's lead before the move minus after it, eight symmetries).
+    /// Prints one line: `loss positions=… playouts=… policy=… mean_loss=… blunders=… …`.
+    Loss(crate::judge::LossArgs),
 }
 
 /// Options of `tengen bench nn`.
@@ -97,6 +101,7 @@ pub fn run(bench: &Bench) -> Result<()> {
         Bench::Search(args) => search(args),
         Bench::Server(args) => crate::load::run(args),
         Bench::Nn(args) => nn(args),
+        Bench::Loss(args) => crate::judge::run(args),
     }
 }
 

@@ -38,6 +38,19 @@ pub struct GtpArgs {
     /// Play random legal moves instead of searching (for tests).
     #[arg(long)]
     random: bool,
+    /// Start every search afresh instead of keeping the tree under the moves played.
+    #[arg(long)]
+    no_reuse: bool,
+    /// After each move, a line on stderr: win rate, simulations, principal variation.
+    #[arg(long, short)]
+    verbose: bool,
+    #[command(flatten)]
+    tuning: Tuning,
+}
+
+/// The search's tunables on the command line (`tengen gtp`, `tengen bench loss`).
+#[derive(Args)]
+pub struct Tuning {
     /// Playout policy: heavy (the default), light (uniform random moves), or a list of the
     /// steps capture, escape, patterns, self-atari, ladders, nakade — for measuring each.
     #[arg(long, default_value = "heavy")]
@@ -48,24 +61,36 @@ pub struct GtpArgs {
     /// Share the children of transposed positions (tuning; see `SearchParams`).
     #[arg(long)]
     transpositions: bool,
-    /// Start every search afresh instead of keeping the tree under the moves played.
-    #[arg(long)]
-    no_reuse: bool,
     /// Exploration constant: UCT's, or with `--model` PUCT's `cpuct` (tuning; see `SearchParams`).
     #[arg(long)]
     exploration: Option<f32>,
     /// RAVE equivalence in simulations (tuning; see `SearchParams`).
     #[arg(long)]
     rave_equivalence: Option<f32>,
-    /// After each move, a line on stderr: win rate, simulations, principal variation.
-    #[arg(long, short)]
-    verbose: bool,
     /// Weight of the score margin in the search's utility, 0 to 1 (tuning; see `SearchParams`).
     #[arg(long)]
     score_weight: Option<f32>,
     /// Visits before a leaf is expanded (tuning; see `SearchParams`).
     #[arg(long)]
     expand_after: Option<u32>,
+}
+
+impl Tuning {
+    /// These flags over `base` (a level's or a default's parameters).
+    #[must_use]
+    pub fn apply(&self, base: SearchParams) -> SearchParams {
+        SearchParams {
+            policy: self.policy,
+            priors: !self.no_priors,
+            transpositions: self.transpositions,
+            score_weight: self.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
+            exploration: self.exploration.unwrap_or(base.exploration),
+            cpuct: self.exploration.unwrap_or(base.cpuct),
+            rave_equivalence: self.rave_equivalence.unwrap_or(base.rave_equivalence),
+            expand_after: self.expand_after.unwrap_or(base.expand_after).max(1),
+            ..base
+        }
+    }
 }
 
 /// Answers GTP commands until `quit` or the end of the input.
@@ -84,19 +109,11 @@ pub fn run(args: &GtpArgs) -> Result<()> {
     let flagged = |base: SearchParams| SearchParams {
         time: args.time.map(Duration::from_secs_f64),
         seed: args.seed,
-        policy: args.policy,
-        priors: !args.no_priors,
         reuse_tree: !args.no_reuse,
-        transpositions: args.transpositions,
         verbose: args.verbose,
-        score_weight: args.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
-        exploration: args.exploration.unwrap_or(base.exploration),
-        cpuct: args.exploration.unwrap_or(base.cpuct),
-        rave_equivalence: args.rave_equivalence.unwrap_or(base.rave_equivalence),
-        expand_after: args.expand_after.unwrap_or(base.expand_after).max(1),
         threads: usize::from(args.threads),
         time_first: args.playouts.is_none() && args.level.is_none(),
-        ..base
+        ..args.tuning.apply(base)
     };
     let mut session = if args.random {
         Session::with_rules(RandomEngine::new(args.seed), rules)

@@ -6,6 +6,7 @@ mod diagram;
 mod duel;
 mod explain;
 mod gtp;
+mod judge;
 mod load;
 mod network;
 mod play;

@@ -539,3 +539,39 @@ fn serve_answers_on_the_address_it_prints() {
     assert_ne!(code, 0);
     assert!(err.contains("unsupported database address"), "{err}");
 }
+
+#[test]
+fn bench_loss_judges_moves_with_a_network() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let model = model.to_str().unwrap();
+    // Black's three stones C7, D7, C6 are in atari (liberty C5); White, to move, plays J1
+    // instead of taking them, and Black escapes.
+    let sgf = write(
+        "blunder.sgf",
+        "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]PB[alpha]PW[beta]\
+         AB[cc][dc][cd][gg][gf][fg]AW[cb][db][bc][ec][bd][dd][gc][cg]PL[W];W[ii];B[ce];W[hh])",
+    );
+    let (code, out, err) =
+        tengen(&["bench", "loss", "--model", model, "--recorded", "--to", "1", "--player", "beta", "-v", &sgf]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("loss positions=1 playouts=recorded "), "{out}");
+    let blunder: f64 = err.split("loss=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(err.contains(" 1 White J1 ") && blunder > 5.0, "{err}");
+    assert!(out.contains(" blunders=1 "), "{out}");
+    // The search takes the stones, which loses next to nothing (the network's one-move
+    // judgement is good to a couple of points).
+    let (code, out, err) = tengen(&["bench", "loss", "--model", model, "--to", "1", "--playouts", "2000", "-v", &sgf]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(" 1 White C5 "), "{err}");
+    let loss: f64 = err.split("loss=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(loss.abs() < 3.0 && loss < blunder - 3.0, "{loss} against {blunder}: {err}");
+    assert!(out.contains(" blunders=0 ") && out.contains(" simulations_per_position=2000 "), "{out}");
+    // Bad ranges and players name what is wrong.
+    let (code, _, err) = tengen(&["bench", "loss", "--model", model, "--from", "0", &sgf]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--from must be at least 1"), "{err}");
+    let (code, _, err) = tengen(&["bench", "loss", "--model", model, "--recorded", "--player", "gamma", &sgf]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no position"), "{err}");
+}
