@@ -7,10 +7,14 @@
 //! 2. **escape**: an own chain next to `last` in atari takes an opposing chain in atari next
 //!    to it, or extends to its last liberty when that gives it two or more (and, with
 //!    `ladders`, does not run into a ladder: [`Board::ladder_captures`]);
-//! 3. **nakade** (off by default): the middle of a three-point eye space next to `last`;
-//! 4. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
+//! 3. **two liberties** (off by default): after a move that leaves a chain next to it with
+//!    two liberties, its owner's opponent ataris the last move's chain when the atari is safe
+//!    and an extension would not give it three liberties, and the player lengthens an own
+//!    chain of two liberties to three or more;
+//! 4. **nakade** (off by default): the middle of a three-point eye space next to `last`;
+//! 5. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
 //!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player;
-//! 5. else a uniformly random legal move that fills no own eye and — with `avoid_self_atari`
+//! 6. else a uniformly random legal move that fills no own eye and — with `avoid_self_atari`
 //!    — puts no chain of two or more stones into atari (a single stone may: throw-ins, nakade).
 //!
 //! Each step can be switched off ([`Policy`]) so that matches can measure it.
@@ -39,6 +43,8 @@ pub struct Policy {
     pub ladders: bool,
     /// Play the vital point of a three-point eye space next to the last move.
     pub nakade: bool,
+    /// Atari the last move's chain of two liberties, lengthen own chains it left with two.
+    pub two_liberties: bool,
 }
 
 impl Policy {
@@ -50,11 +56,19 @@ impl Policy {
         avoid_self_atari: false,
         ladders: false,
         nakade: false,
+        two_liberties: false,
     };
     /// The engine's default: every step but ladder reading, which costs a quarter of the
     /// playouts' speed and lost more games than it won (measured: see ARCHITECTURE.md).
-    pub const HEAVY: Policy =
-        Policy { capture: true, escape: true, patterns: true, avoid_self_atari: true, ladders: false, nakade: false };
+    pub const HEAVY: Policy = Policy {
+        capture: true,
+        escape: true,
+        patterns: true,
+        avoid_self_atari: true,
+        ladders: false,
+        nakade: false,
+        two_liberties: false,
+    };
 }
 
 impl std::fmt::Display for Policy {
@@ -73,6 +87,7 @@ impl std::fmt::Display for Policy {
             (self.avoid_self_atari, "self-atari"),
             (self.ladders, "ladders"),
             (self.nakade, "nakade"),
+            (self.two_liberties, "two-liberties"),
         ];
         let on: Vec<&str> = steps.iter().filter(|s| s.0).map(|s| s.1).collect();
         f.write_str(&on.join(","))
@@ -83,7 +98,7 @@ impl std::str::FromStr for Policy {
     type Err = String;
 
     /// `light`, `heavy`, or a comma-separated list of the steps `capture`, `escape`,
-    /// `patterns`, `self-atari`, `ladders`, `nakade` (those on).
+    /// `patterns`, `self-atari`, `ladders`, `nakade`, `two-liberties` (those on).
     fn from_str(s: &str) -> Result<Policy, String> {
         match s {
             "light" => return Ok(Policy::LIGHT),
@@ -99,10 +114,11 @@ impl std::str::FromStr for Policy {
                 "self-atari" => policy.avoid_self_atari = true,
                 "ladders" => policy.ladders = true,
                 "nakade" => policy.nakade = true,
+                "two-liberties" => policy.two_liberties = true,
                 other => {
                     return Err(format!(
                         "unknown playout policy step {other:?}: use light, heavy, or a list of capture, escape, \
-                         patterns, self-atari, ladders, nakade"
+                         patterns, self-atari, ladders, nakade, two-liberties"
                     ));
                 }
             }
@@ -280,6 +296,12 @@ impl Board {
             if let Some(p) = urgent.pick(rng) {
                 return Some(p);
             }
+            if policy.two_liberties {
+                self.two_liberty_moves(l, c, &mut urgent);
+                if let Some(p) = urgent.pick(rng) {
+                    return Some(p);
+                }
+            }
             if policy.nakade
                 && let Some(p) = self.nakade_point(l, c)
             {
@@ -369,6 +391,50 @@ impl Board {
             }
         }
         None
+    }
+
+    /// The two-liberty answers to the opponent's stone at `l`: an atari on its chain when
+    /// that chain has two liberties, the atari is no self-atari and the chain's extension to
+    /// the other liberty would not reach three liberties; and the liberties of own chains next
+    /// to `l` with two liberties that give them three or more.
+    fn two_liberty_moves(&self, l: usize, c: u8, out: &mut Candidates) {
+        let o = c ^ 1;
+        let mut libs = [0u16; 5];
+        if self.libs_upto(l, 2, 0, &mut libs) == 2 {
+            let (a, b) = (libs[0] as usize, libs[1] as usize);
+            for (x, y) in [(a, b), (b, a)] {
+                // After our stone at x the chain has y alone; extending there gives it the
+                // extension's liberties but x.
+                if self.playable_at(x, c)
+                    && self.liberties_after(x, c, 1).0 >= 2
+                    && self.liberties_after(y, o, 3).0 <= 3
+                {
+                    out.push(x);
+                }
+            }
+        }
+        let mut seen = [0u16; 4];
+        for (k, d) in NEIGHBOURS.into_iter().enumerate() {
+            let e = (l as isize + d) as usize;
+            if self.cell(e) != c {
+                continue;
+            }
+            let h = self.head_at(e);
+            if seen.contains(&h) {
+                continue;
+            }
+            seen[k] = h;
+            let mut own = [0u16; 5];
+            if self.libs_upto(e, 2, 0, &mut own) != 2 {
+                continue;
+            }
+            for &x in &own[..2] {
+                let x = x as usize;
+                if self.playable_at(x, c) && self.liberties_after(x, c, 2).0 >= 3 {
+                    out.push(x);
+                }
+            }
+        }
     }
 
     /// The escapes of own chains next to `l` that are in atari: captures of opposing chains
@@ -567,6 +633,39 @@ mod tests {
         // Light playouts play it now and then.
         let got = answers(&g, Color::Black, "D3", Policy::LIGHT);
         assert!(got.contains("C2"), "{got:?}");
+    }
+
+    #[test]
+    fn two_liberties_atari_the_last_chain_and_lengthen_own_chains() {
+        let policy = Policy { two_liberties: true, patterns: false, ..Policy::HEAVY };
+        let g = game(
+            "
+            . . . . .
+            . X O X .
+            . X O X .
+            . . . . .
+            . . . . .",
+        );
+        // White's C3-C4 has two liberties, C5 and C2. Black at C2: extending to C5 gives
+        // White C5's liberties B5, D5 — two: the atari holds. Black at C5: extending to C2
+        // gives B2, D2, C1 — three: no atari there.
+        assert_eq!(answers(&g, Color::Black, "C3", policy), ["C2".to_string()].into());
+        // Off, the same position gets random answers.
+        let off = Policy { two_liberties: false, ..policy };
+        assert!(answers(&g, Color::Black, "C3", off).len() > 5);
+        let g = game(
+            "
+            . . . . .
+            . . . . .
+            O X O . .
+            O X O . .
+            . . . . .",
+        );
+        // White just played A3. Black's B2-B3 has two liberties, B4 and B1: B4 gives it A4,
+        // C4, B5 and B1 gives A1, C1 — three each. White's A2-A3 has two liberties too, A4
+        // and A1: Black's A4 ataris it, and White's extension to A1 has only B1 besides.
+        let got = answers(&g, Color::Black, "A3", Policy { escape: false, capture: false, ..policy });
+        assert_eq!(got, ["A4".to_string(), "B1".to_string(), "B4".to_string()].into());
     }
 
     #[test]

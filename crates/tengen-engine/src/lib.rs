@@ -2,11 +2,13 @@
 //! random engine for tests, [`Mcts`], a Monte-Carlo tree search with RAVE, and [`NetSearch`],
 //! a PUCT search on a KataGo network.
 
+mod budget;
 mod dead;
 mod mcts;
 mod net;
 mod random;
 
+pub use budget::Budget;
 pub use mcts::{Mcts, SearchParams, SearchResult};
 pub use net::{NetSearch, engine_at_level};
 pub use random::{Analysis, Decision, Engine, MoveStats, RandomEngine};

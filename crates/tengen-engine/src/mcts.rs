@@ -19,6 +19,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point, Policy};
 
+use crate::budget::{Budget, Leader, time_is_up};
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 
 /// Every tunable of the search.
@@ -257,8 +258,26 @@ struct Shared<'a> {
     /// Expanded nodes by position key (see [`position_key`]), when transpositions are on.
     /// Locked only while the tree is locked.
     table: Mutex<std::collections::HashMap<u64, u32>>,
+    /// When the search stops for time: the move's budget, or a fixed `params.time`.
+    budget: Option<Budget>,
     /// Set when the time is up.
     stop: AtomicBool,
+}
+
+/// The two most visited children of the root: visits and win rate.
+fn top_two(nodes: &[Node]) -> (Leader, Leader) {
+    let root = &nodes[0];
+    let first = root.first_child as usize;
+    let mut top: (Leader, Leader) = ((0, 0.0), (0, 0.0));
+    for child in &nodes[first..first + root.children as usize] {
+        let leader = (child.visits, if child.visits > 0 { child.wins / child.visits as f32 } else { 0.0 });
+        if child.visits > top.0.0 {
+            top = (leader, top.0);
+        } else if child.visits > top.1.0 {
+            top.1 = leader;
+        }
+    }
+    top
 }
 
 /// The analysis hook of a search: `report` every `interval`, stop when it says so.
@@ -329,6 +348,9 @@ pub struct Mcts {
     /// The position the tree in `nodes` was grown from, for reusing it on the next search.
     root: Option<Root>,
     workers: Vec<Worker>,
+    /// The clock's budget for the move being decided (see [`Budget`]); `params.time` alone
+    /// otherwise.
+    budget: Option<Budget>,
 }
 
 /// The root position of the last search.
@@ -513,7 +535,7 @@ impl Mcts {
     pub fn new(params: SearchParams) -> Mcts {
         let rng = SmallRng::seed_from_u64(params.seed ^ 0x9e37_79b9_7f4a_7c15);
         let workers = (0..params.threads.max(1)).map(|k| Worker::new(params.seed.wrapping_add(k as u64))).collect();
-        Mcts { params, rng, nodes: Vec::new(), root: None, workers }
+        Mcts { params, rng, nodes: Vec::new(), root: None, workers, budget: None }
     }
 
     /// The parameters.
@@ -628,6 +650,7 @@ impl Mcts {
             started: Instant::now(),
             claimed: AtomicU32::new(0),
             table: Mutex::new(std::collections::HashMap::new()),
+            budget: self.budget.or(self.params.time.map(Budget::fixed)),
             stop: AtomicBool::new(false),
         };
         let (first, rest) = self.workers.split_first_mut().expect("at least one worker");
@@ -691,7 +714,12 @@ impl Worker {
                     (m.report)(&analysis);
                 }
             }
-            if self.playouts % 64 == 0 && params.time.is_some_and(|t| shared.started.elapsed() >= t) {
+            if self.playouts % 64 == 0
+                && let Some(budget) = shared.budget
+                && time_is_up(budget, shared.started.elapsed(), shared.claimed.load(Ordering::Relaxed), || {
+                    top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+                })
+            {
                 shared.stop.store(true, Ordering::Relaxed);
                 break;
             }
@@ -952,7 +980,7 @@ impl Engine for Mcts {
         true
     }
 
-    fn decide(&mut self, game: &Game, color: Color, budget: Option<Duration>) -> Decision {
+    fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
         // The opponent passed and the count as it stands (every stone alive) wins: pass and
         // end the game, at every level — weak levels err in play, not by refusing to stop.
         if game.phase() == tengen_core::Phase::Playing
@@ -961,16 +989,17 @@ impl Engine for Mcts {
         {
             return Decision::Play(Move::Pass);
         }
-        let own = (self.params.time, self.params.playouts);
+        let own = self.params.playouts;
         if let Some(b) = budget {
-            self.params.time = Some(own.0.map_or(b, |t| t.min(b)));
+            self.budget = Some(b.capped(self.params.time));
             if self.params.time_first {
                 self.params.playouts = u32::MAX - 1024;
             }
         }
         let started = Instant::now();
         let result = self.search(game, color);
-        (self.params.time, self.params.playouts) = own;
+        self.params.playouts = own;
+        self.budget = None;
         if self.params.verbose {
             let pv = self.principal_variation(8).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
             eprintln!(
@@ -1359,16 +1388,61 @@ mod tests {
         let game = Game::new(19, Rules::chinese()).unwrap();
         let mut engine = Mcts::new(SearchParams { playouts: u32::MAX, ..SearchParams::default() });
         let started = Instant::now();
-        let decision = engine.decide(&game, Color::Black, Some(Duration::from_millis(150)));
+        let decision = engine.decide(&game, Color::Black, Some(Budget::fixed(Duration::from_millis(150))));
         assert!(matches!(decision, Decision::Play(_)));
         assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
         assert_eq!(engine.params().time, None, "the budget is for one move only");
     }
 
     #[test]
+    fn hard_choices_take_longer_and_settled_ones_less() {
+        let ms = Duration::from_millis;
+        let unlimited =
+            SearchParams { playouts: 1_000, time_first: true, reuse_tree: false, ..SearchParams::default() };
+        // The capture at C3 decides the game: settled long before the target.
+        let mut engine = Mcts::new(unlimited.clone());
+        let started = Instant::now();
+        let decision = engine.decide(&decisive_capture(), Color::Black, Some(Budget::new(ms(3_000), ms(6_000))));
+        assert_eq!(decision, Decision::Play(Move::Play(at("C3"))));
+        assert!(started.elapsed() < ms(2_000), "{:?}", started.elapsed());
+        let (first, second) = top_two(&engine.nodes);
+        assert!(first.0 > 4 * second.0, "{first:?} against {second:?}");
+        // Two captures that mirror each other (B3 and F3): neither leads clearly for a while,
+        // so the search goes on past a 1 ms target — by its simulations, which do not depend
+        // on the machine's speed (the choice is looked at every 64 of them).
+        let mirrored = Game::try_from(
+            Setup::from_ascii(
+                "
+                . . . . . . .
+                . . . . . . .
+                . X . . . X .
+                X O X . X O X
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let mut engine = Mcts::new(unlimited.clone());
+        let started = Instant::now();
+        engine.decide(&mirrored, Color::Black, Some(Budget::new(ms(1), ms(2_000))));
+        let spent = started.elapsed();
+        let (first, second) = top_two(&engine.nodes);
+        let extended = engine.nodes[0].visits;
+        assert!(extended > 300, "{extended} simulations in {spent:?}: {first:?} against {second:?}");
+        // It stopped at the maximum or when the choice was no longer close.
+        assert!(spent > ms(1_990) || !crate::budget::close(first, second), "{spent:?}: {first:?} against {second:?}");
+        // A fixed budget ends at its time, close or not.
+        let mut engine = Mcts::new(unlimited);
+        engine.decide(&mirrored, Color::Black, Some(Budget::fixed(ms(1))));
+        assert!(engine.nodes[0].visits < 300, "{}", engine.nodes[0].visits);
+    }
+
+    #[test]
     fn a_clock_budget_outlasts_the_default_simulations_when_time_comes_first() {
         let game = Game::new(9, Rules::chinese()).unwrap();
-        let budget = Some(Duration::from_millis(300));
+        let budget = Some(Budget::fixed(Duration::from_millis(300)));
         let mut capped = Mcts::new(SearchParams { playouts: 1_000, ..SearchParams::default() });
         capped.decide(&game, Color::Black, budget);
         assert_eq!(capped.nodes[0].visits, 1_000);

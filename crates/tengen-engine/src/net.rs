@@ -24,6 +24,7 @@ use rand::{Rng, SeedableRng};
 use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
 use tengen_nn::{CachedModel, Evaluation, input_features};
 
+use crate::budget::{Budget, Leader, time_is_up};
 use crate::mcts::{SearchParams, draw_by_visits};
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 
@@ -143,8 +144,26 @@ struct Shared<'a> {
     /// Visits claimed so far.
     claimed: AtomicU32,
     limit: u32,
-    deadline: Option<Instant>,
+    /// When the search stops for time (none while analysing).
+    budget: Option<Budget>,
+    started: Instant,
     stop: &'a AtomicBool,
+}
+
+/// The two most visited children of the root: visits and win rate.
+fn top_two(nodes: &[Node]) -> (Leader, Leader) {
+    let root = &nodes[0];
+    let first = root.first_child as usize;
+    let mut top: (Leader, Leader) = ((0, 0.0), (0, 0.0));
+    for child in &nodes[first..first + root.children as usize] {
+        let leader = (child.visits, if child.visits > 0 { (child.wins / f64::from(child.visits)) as f32 } else { 0.0 });
+        if child.visits > top.0.0 {
+            top = (leader, top.0);
+        } else if child.visits > top.1.0 {
+            top.1 = leader;
+        }
+    }
+    top
 }
 
 impl NetSearch {
@@ -214,7 +233,7 @@ impl NetSearch {
     fn run(
         &mut self,
         game: &Game,
-        budget: Option<Duration>,
+        budget: Option<Budget>,
         stop: &AtomicBool,
         mut monitor: Option<(Duration, Report<'_>)>,
     ) {
@@ -223,9 +242,9 @@ impl NetSearch {
         let kept = nodes[0].visits;
         self.kept = kept;
         let started = Instant::now();
-        let time = match (self.params.time, budget) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        let time = match budget {
+            Some(b) => Some(b.capped(self.params.time)),
+            None => self.params.time.map(Budget::fixed),
         };
         let unlimited = monitor.is_some() || (budget.is_some() && self.params.time_first);
         let limit = if unlimited { u32::MAX - 1024 } else { self.params.playouts.max(1) };
@@ -236,7 +255,8 @@ impl NetSearch {
             tree: Mutex::new((nodes, vec![0.0; Point::TABLE_SIZE], 0)),
             claimed: AtomicU32::new(0),
             limit,
-            deadline: if monitor.is_some() { None } else { time.map(|t| started + t) },
+            budget: if monitor.is_some() { None } else { time },
+            started,
             stop,
         };
         let threads = self.params.threads.max(1);
@@ -307,7 +327,7 @@ impl NetSearch {
     /// # Panics
     /// When `game` is not in play or is counted by territory (see [`Engine::decide`], which
     /// takes care of both).
-    pub fn search(&mut self, game: &Game, budget: Option<Duration>) -> Analysis {
+    pub fn search(&mut self, game: &Game, budget: Option<Budget>) -> Analysis {
         assert_eq!(game.phase(), Phase::Playing, "a search needs a game in play");
         assert_eq!(game.rules().scoring, Scoring::Area, "the network's inputs encode area counting only");
         let stop = AtomicBool::new(false);
@@ -416,7 +436,14 @@ fn worker(shared: &Shared<'_>, seed: u64) {
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut moves: Vec<Move> = Vec::with_capacity(64);
     loop {
-        if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Some(budget) = shared.budget
+            && time_is_up(budget, shared.started.elapsed(), shared.claimed.load(Ordering::Relaxed), || {
+                top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0)
+            })
+        {
             break;
         }
         if shared.claimed.fetch_add(1, Ordering::Relaxed) >= shared.limit {
@@ -638,7 +665,7 @@ impl Engine for NetSearch {
         true
     }
 
-    fn decide(&mut self, game: &Game, color: Color, budget: Option<Duration>) -> Decision {
+    fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
         // Whether the opponent passed really, not in the pass `searchable` may add.
         let opponent_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color);
         let Some(game) = searchable(game, color) else { return Decision::Play(Move::Pass) };

@@ -16,9 +16,9 @@ pub enum Decision {
 /// Something that chooses moves. The GTP session owns the game; the engine is asked.
 pub trait Engine {
     /// The move `color` should play in `game` (`game.to_move()` may differ: GTP allows any
-    /// colour to move), within `budget` if one is given (the clock's share for this move). It
-    /// must be legal in `game` or a pass.
-    fn decide(&mut self, game: &Game, color: Color, budget: Option<std::time::Duration>) -> Decision;
+    /// colour to move), within `budget` if one is given (the clock's share for this move, and
+    /// how far past it a hard choice may go). It must be legal in `game` or a pass.
+    fn decide(&mut self, game: &Game, color: Color, budget: Option<crate::Budget>) -> Decision;
 
     /// Forget anything kept between moves (a new game started).
     fn clear(&mut self) {}
@@ -106,7 +106,7 @@ impl RandomEngine {
 }
 
 impl Engine for RandomEngine {
-    fn decide(&mut self, game: &Game, color: Color, _budget: Option<std::time::Duration>) -> Decision {
+    fn decide(&mut self, game: &Game, color: Color, _budget: Option<crate::Budget>) -> Decision {
         let mut board = game.board().clone();
         // The board knows simple ko only: skip candidates the game refuses (superko).
         for _ in 0..board.empty_count() {

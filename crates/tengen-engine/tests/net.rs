@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules, Setup};
-use tengen_engine::{Decision, Engine, NetSearch, SearchParams};
+use tengen_engine::{Budget, Decision, Engine, NetSearch, SearchParams};
 use tengen_nn::{CachedModel, Model};
 
 fn model() -> Arc<CachedModel> {
@@ -111,7 +111,7 @@ fn a_time_budget_stops_the_search() {
     let game = Game::new(19, Rules::chinese()).unwrap();
     let mut net = search(100_000);
     let started = std::time::Instant::now();
-    let a = net.search(&game, Some(Duration::from_millis(300)));
+    let a = net.search(&game, Some(Budget::fixed(Duration::from_millis(300))));
     let took = started.elapsed();
     // One evaluation of 19×19 may still be running when the time is up.
     assert!(took < Duration::from_secs(3), "{took:?}");
@@ -121,7 +121,7 @@ fn a_time_budget_stops_the_search() {
 #[test]
 fn a_budget_outlasts_the_visits_when_time_comes_first() {
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let budget = Some(Duration::from_millis(400));
+    let budget = Some(Budget::fixed(Duration::from_millis(400)));
     assert_eq!(search(2).search(&game, budget).playouts, 2);
     let mut timed = NetSearch::new(model(), SearchParams { playouts: 2, time_first: true, ..SearchParams::network() });
     assert!(timed.search(&game, budget).playouts > 2);

@@ -27,7 +27,9 @@ pub(crate) const COMMANDS: &[(&str, Handler)] = &[
     ("is_legal", is_legal),
     ("kata-analyze", streaming),
     ("kata-get-rules", kata_get_rules),
+    ("kata-list_time_settings", kata_list_time_settings),
     ("kata-set-rules", kata_set_rules),
+    ("kata-time_settings", kata_time_settings),
     ("kgs-game_over", kgs_game_over),
     ("kgs-genmove_cleanup", genmove),
     ("kgs-rules", kgs_rules),
@@ -268,13 +270,33 @@ fn kgs_rules(s: &mut Session, args: &[&str]) -> Reply {
 /// Function: time settings, KGS style. Arguments: `none`, `absolute MAIN`, `byoyomi MAIN
 /// PERIOD PERIODS` or `canadian MAIN PERIOD STONES`. Fails: other forms. Returns: nothing.
 fn kgs_time_settings(s: &mut Session, args: &[&str]) -> Reply {
+    s.clock = clock_from(args, false)?;
+    Ok(String::new())
+}
+
+/// Function: time settings, KataGo style: those of `kgs-time_settings` and Fischer.
+/// Arguments: `none`, `absolute MAIN`, `byoyomi MAIN PERIOD PERIODS`, `canadian MAIN PERIOD
+/// STONES` or `fischer MAIN INCREMENT`. Fails: other forms. Returns: nothing.
+fn kata_time_settings(s: &mut Session, args: &[&str]) -> Reply {
+    s.clock = clock_from(args, true)?;
+    Ok(String::new())
+}
+
+/// Function: the kinds of clock `kata-time_settings` takes. Arguments: none. Fails: never.
+/// Returns: one per line.
+fn kata_list_time_settings(_: &mut Session, _: &[&str]) -> Reply {
+    Ok(["none", "absolute", "byoyomi", "canadian", "fischer"].join("\n"))
+}
+
+/// The clock of a `kgs-time_settings` or (with `fischer`) `kata-time_settings` line.
+fn clock_from(args: &[&str], fischer: bool) -> Result<Clock, String> {
     let num = |i: usize| -> Result<f64, String> {
         args.get(i)
             .and_then(|a| a.parse::<f64>().ok())
             .filter(|v| v.is_finite() && *v >= 0.0)
             .ok_or_else(|| "syntax error".to_owned())
     };
-    s.clock = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+    Ok(match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
         Some("none") if args.len() == 1 => Clock::default(),
         Some("absolute") if args.len() == 2 => Clock { main: num(1)?, ..Clock::default() },
         Some(kind @ ("byoyomi" | "canadian")) if args.len() == 4 => Clock {
@@ -284,9 +306,14 @@ fn kgs_time_settings(s: &mut Session, args: &[&str]) -> Reply {
             japanese: kind == "byoyomi",
             ..Clock::default()
         },
+        Some("fischer") if fischer && args.len() == 3 => {
+            Clock { main: num(1)?, increment: num(2)?, ..Clock::default() }
+        }
+        _ if fischer => {
+            return Err("syntax error: none | absolute M | byoyomi M S P | canadian M S N | fischer M I".into());
+        }
         _ => return Err("syntax error: none | absolute M | byoyomi M S P | canadian M S N".into()),
-    };
-    Ok(String::new())
+    })
 }
 
 /// Function: whether a command is known. Arguments: a name. Fails: never. Returns: `true` or

@@ -8,7 +8,8 @@ use tengen_core::{Game, Rules};
 
 use crate::analyze;
 use crate::commands::COMMANDS;
-use tengen_engine::Engine;
+use std::time::Duration;
+use tengen_engine::{Budget, Engine};
 
 /// The longest line kept; the rest of a longer line is read and dropped.
 const MAX_LINE: usize = 65_536;
@@ -61,30 +62,50 @@ pub(crate) struct Clock {
     /// Japanese byo-yomi (`stones` counts periods, each move gets a period) rather than
     /// Canadian (`stones` moves per period).
     pub japanese: bool,
+    /// Fischer: seconds added to the clock after each move (no byo-yomi then).
+    pub increment: f64,
 }
 
 impl Clock {
-    /// The time `color` may spend on its next move, or `None` without time settings. Main
-    /// time is spread over the moves likely left (a third of the empty points, at least 15);
-    /// in byo-yomi a Japanese period, or a Canadian period divided by the stones left; a tenth
-    /// and 30 ms are kept back for transmission and the clock's own rounding (the search
-    /// looks at the clock every few milliseconds).
-    pub(crate) fn budget(&self, color: tengen_core::Color, empty_points: usize) -> Option<std::time::Duration> {
-        if self.main <= 0.0 && self.period <= 0.0 {
+    /// The time `color` may spend on its next move — a target and, where the clock lets time
+    /// saved on easy moves go to hard ones, a maximum (see [`Budget`]) — or `None` without
+    /// time settings. Main time is spread over the moves likely left (a third of the empty
+    /// points, at least 15), with up to three times that share for a hard move (never more
+    /// than a quarter of what is left); Fischer adds most of the increment to it, never
+    /// spending more than half of what is on the clock; in byo-yomi a Japanese period (use it
+    /// or lose it: no more, no less), or a Canadian period divided by the stones left (up to
+    /// twice that for a hard move while stones remain). A tenth and 30 ms are kept back for
+    /// transmission and the clock's own rounding (the search looks at the clock every few
+    /// milliseconds).
+    pub(crate) fn budget(&self, color: tengen_core::Color, empty_points: usize) -> Option<Budget> {
+        if self.main <= 0.0 && self.period <= 0.0 && self.increment <= 0.0 {
             return None;
         }
         let (left, stones) = self.left[color.index()].unwrap_or((self.main, 0));
         let moves_left = (empty_points / 3).max(15) as f64;
         let per_period = |stones: u32| if self.japanese { self.period } else { self.period / f64::from(stones.max(1)) };
-        let seconds = if left > 0.0 && stones == 0 {
+        let (target, max) = if self.increment > 0.0 {
+            let target = (left / moves_left + 0.8 * self.increment).min(left / 2.0);
+            (target, (3.0 * target).min(left / 2.0))
+        } else if left > 0.0 && stones == 0 {
             // Main time, then byo-yomi still to come.
-            (left / moves_left).max(if self.period > 0.0 { per_period(self.stones) * 0.5 } else { 0.0 })
+            let share = left / moves_left;
+            let target = share.max(if self.period > 0.0 { per_period(self.stones) * 0.5 } else { 0.0 });
+            (target, (3.0 * share).min(left / 4.0))
         } else if stones > 0 {
-            if self.japanese { left.min(self.period).max(left / 2.0) } else { left / f64::from(stones) }
+            if self.japanese {
+                let t = left.min(self.period).max(left / 2.0);
+                (t, t)
+            } else {
+                let t = left / f64::from(stones);
+                (t, if stones > 1 { (2.0 * t).min(left / 2.0) } else { t })
+            }
         } else {
-            per_period(self.stones)
+            let t = per_period(self.stones);
+            (t, t)
         };
-        Some(std::time::Duration::from_secs_f64((seconds * 0.9 - 0.03).max(0.02)))
+        let margin = |s: f64| Duration::from_secs_f64((s * 0.9 - 0.03).max(0.02));
+        Some(Budget::new(margin(target), margin(max)))
     }
 }
 
@@ -313,7 +334,7 @@ mod tests {
     use tengen_core::Color;
 
     fn secs(c: &Clock, color: Color, empty: usize) -> f64 {
-        c.budget(color, empty).map_or(-1.0, |d| d.as_secs_f64())
+        c.budget(color, empty).map_or(-1.0, |d| d.target.as_secs_f64())
     }
 
     #[test]
@@ -333,6 +354,22 @@ mod tests {
         let mut japanese = Clock { main: 600.0, period: 30.0, stones: 5, japanese: true, ..Clock::default() };
         japanese.left[1] = Some((25.0, 3));
         assert!((secs(&japanese, Color::White, 200) - (25.0 * 0.9 - 0.03)).abs() < 1e-9);
+        // Room for hard moves: three shares of main time, twice a Canadian stone's share while
+        // stones remain; none in a Japanese period or on a period's last stone.
+        let most = |c: &Clock, color: Color, empty: usize| c.budget(color, empty).unwrap().max.as_secs_f64();
+        assert!((most(&absolute, Color::White, 361) - (15.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((most(&canadian, Color::Black, 200) - (20.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((most(&japanese, Color::White, 200) - (25.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((most(&per_move, Color::Black, 81) - 0.87).abs() < 1e-9);
+        // Fischer, 60 s and 5 s a move, 40 s left on 9×9's empty board: 40 / 27 + 4 = 5.48 s
+        // aimed at, up to half of the 40.
+        let mut fischer = Clock { main: 60.0, increment: 5.0, ..Clock::default() };
+        fischer.left[0] = Some((40.0, 0));
+        assert!((secs(&fischer, Color::Black, 81) - ((40.0 / 27.0 + 4.0) * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((most(&fischer, Color::Black, 81) - (20.0 * 0.9 - 0.03)).abs() < 1e-9);
+        // With little left, never more than half of it, however big the increment.
+        fischer.left[0] = Some((2.0, 0));
+        assert!((most(&fischer, Color::Black, 81) - (1.0 * 0.9 - 0.03)).abs() < 1e-9);
         // Never less than 20 ms.
         let mut nearly_out = per_move;
         nearly_out.left[0] = Some((0.01, 1));

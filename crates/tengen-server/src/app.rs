@@ -314,7 +314,11 @@ impl AppState {
             let game = state.game.clone();
             let network = self.0.settings.network.clone();
             let decision = tokio::task::spawn_blocking(move || {
-                engine_at_level(level, network, rand::random()).decide(&game, color, Some(budget))
+                engine_at_level(level, network, rand::random()).decide(
+                    &game,
+                    color,
+                    Some(tengen_engine::Budget::fixed(budget)),
+                )
             })
             .await
             .map_err(|e| ApiError::internal(&e))?;
