@@ -7,14 +7,17 @@
 //! 2. **escape**: an own chain next to `last` in atari takes an opposing chain in atari next
 //!    to it, or extends to its last liberty when that gives it two or more (and, with
 //!    `ladders`, does not run into a ladder: [`Board::ladder_captures`]);
-//! 3. **two liberties** (off by default): after a move that leaves a chain next to it with
+//! 3. **two liberties**: after a move that leaves a chain next to it with
 //!    two liberties, its owner's opponent ataris the last move's chain when the atari is safe
 //!    and an extension would not give it three liberties, and the player lengthens an own
 //!    chain of two liberties to three or more;
 //! 4. **nakade** (off by default): the middle of a three-point eye space next to `last`;
 //! 5. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
 //!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player;
-//! 6. else a uniformly random legal move that fills no own eye and — with `avoid_self_atari`
+//! 6. **anywhere** (off by default): a chain in atari anywhere on the board — the
+//!    opponent's taken, the player's saved by extending to two or more liberties (not a
+//!    one-stone ko);
+//! 7. else a uniformly random legal move that fills no own eye and — with `avoid_self_atari`
 //!    — puts no chain of two or more stones into atari (a single stone may: throw-ins, nakade).
 //!
 //! Each step can be switched off ([`Policy`]) so that matches can measure it.
@@ -45,6 +48,8 @@ pub struct Policy {
     pub nakade: bool,
     /// Atari the last move's chain of two liberties, lengthen own chains it left with two.
     pub two_liberties: bool,
+    /// Take or save chains in atari anywhere on the board, before random moves.
+    pub anywhere: bool,
 }
 
 impl Policy {
@@ -57,9 +62,10 @@ impl Policy {
         ladders: false,
         nakade: false,
         two_liberties: false,
+        anywhere: false,
     };
-    /// The engine's default: every step but ladder reading, which costs a quarter of the
-    /// playouts' speed and lost more games than it won (measured: see ARCHITECTURE.md).
+    /// The engine's default: capture, escape, two liberties, patterns and no big self-atari;
+    /// ladder reading, nakade and the anywhere step scored lower in matches (ARCHITECTURE.md).
     pub const HEAVY: Policy = Policy {
         capture: true,
         escape: true,
@@ -67,7 +73,8 @@ impl Policy {
         avoid_self_atari: true,
         ladders: false,
         nakade: false,
-        two_liberties: false,
+        two_liberties: true,
+        anywhere: false,
     };
 }
 
@@ -88,6 +95,7 @@ impl std::fmt::Display for Policy {
             (self.ladders, "ladders"),
             (self.nakade, "nakade"),
             (self.two_liberties, "two-liberties"),
+            (self.anywhere, "anywhere"),
         ];
         let on: Vec<&str> = steps.iter().filter(|s| s.0).map(|s| s.1).collect();
         f.write_str(&on.join(","))
@@ -98,7 +106,7 @@ impl std::str::FromStr for Policy {
     type Err = String;
 
     /// `light`, `heavy`, or a comma-separated list of the steps `capture`, `escape`,
-    /// `patterns`, `self-atari`, `ladders`, `nakade`, `two-liberties` (those on).
+    /// `patterns`, `self-atari`, `ladders`, `nakade`, `two-liberties`, `anywhere` (those on).
     fn from_str(s: &str) -> Result<Policy, String> {
         match s {
             "light" => return Ok(Policy::LIGHT),
@@ -115,10 +123,11 @@ impl std::str::FromStr for Policy {
                 "ladders" => policy.ladders = true,
                 "nakade" => policy.nakade = true,
                 "two-liberties" => policy.two_liberties = true,
+                "anywhere" => policy.anywhere = true,
                 other => {
                     return Err(format!(
                         "unknown playout policy step {other:?}: use light, heavy, or a list of capture, escape, \
-                         patterns, self-atari, ladders, nakade, two-liberties"
+                         patterns, self-atari, ladders, nakade, two-liberties, anywhere"
                     ));
                 }
             }
@@ -324,6 +333,13 @@ impl Board {
                 }
             }
         }
+        if policy.anywhere {
+            let mut ataris = Candidates::new();
+            self.ataris_anywhere(c, &mut ataris);
+            if let Some(p) = ataris.pick(rng) {
+                return Some(p);
+            }
+        }
         if policy.avoid_self_atari {
             // A single stone may go into atari (throw-ins, nakade); two or more may not.
             self.random_move_where(c, rng, |p| !self.big_self_atari_at(p, c))
@@ -391,6 +407,40 @@ impl Board {
             }
         }
         None
+    }
+
+    /// Moves on the last liberty of every chain in atari: the opponent's taken (unless the
+    /// capture is a self-atari of two or more stones), the player's extended when that gives
+    /// it two liberties or more. A one-stone chain whose liberty is surrounded by its own
+    /// colour (a ko: taking it leaves the taker one liberty) is left alone.
+    fn ataris_anywhere(&self, c: u8, out: &mut Candidates) {
+        let size = self.size();
+        for row in 1..=size {
+            for col in 1..=size {
+                let s = row * crate::point::STRIDE + col;
+                let cell = self.cell(s);
+                if cell > 1 || self.head_at(s) as usize != s {
+                    continue;
+                }
+                let Some(lib) = self.atari_at(s) else { continue };
+                if !self.playable_at(lib, c) {
+                    continue;
+                }
+                if self.next_stone(s) == s
+                    && NEIGHBOURS.iter().all(|&d| {
+                        let e = self.cell((lib as isize + d) as usize);
+                        e == cell || e == 3
+                    })
+                {
+                    continue;
+                }
+                let good =
+                    if cell == c { self.liberties_after(lib, c, 1).0 >= 2 } else { !self.big_self_atari_at(lib, c) };
+                if good {
+                    out.push(lib);
+                }
+            }
+        }
     }
 
     /// The two-liberty answers to the opponent's stone at `l`: an atari on its chain when
@@ -523,7 +573,7 @@ mod tests {
             let policy: Policy = text.parse().unwrap();
             assert_eq!(policy.to_string(), text);
         }
-        assert_eq!("capture,escape,patterns,self-atari".parse::<Policy>().unwrap(), Policy::HEAVY);
+        assert_eq!("capture,escape,patterns,self-atari,two-liberties".parse::<Policy>().unwrap(), Policy::HEAVY);
         assert_eq!("heavy,ladders".parse::<Policy>().map_err(|e| e.contains("heavy")), Err(true));
         let err = "capture,tesuji".parse::<Policy>().unwrap_err();
         assert!(err.contains("\"tesuji\"") && err.contains("nakade"), "{err}");
@@ -666,6 +716,37 @@ mod tests {
         // and A1: Black's A4 ataris it, and White's extension to A1 has only B1 besides.
         let got = answers(&g, Color::Black, "A3", Policy { escape: false, capture: false, ..policy });
         assert_eq!(got, ["A4".to_string(), "B1".to_string(), "B4".to_string()].into());
+    }
+
+    #[test]
+    fn anywhere_takes_and_saves_chains_in_atari_far_from_the_last_move() {
+        let policy = Policy { anywhere: true, patterns: false, two_liberties: false, ..Policy::HEAVY };
+        // White's A5-B5 is in atari (liberty C5): Black takes it. Black's E1 is in atari
+        // (liberty D1): Black saves it there (two liberties after, C1 and D2). White's last
+        // stone E5 touches neither.
+        let g = game(
+            "
+            O O . . O
+            X X . . .
+            . . . . .
+            . . . . O
+            . . . . X",
+        );
+        assert_eq!(answers(&g, Color::Black, "E5", policy), ["C5".to_string(), "D1".to_string()].into());
+        // Off, other moves come up too.
+        let off = Policy { anywhere: false, ..policy };
+        assert!(answers(&g, Color::Black, "E5", off).len() > 2);
+        // A ko is left alone: White's B2 is in atari at C2, but C2 is surrounded by White —
+        // taking there would leave Black's stone one liberty. No move is forced.
+        let g = game(
+            "
+            . . . . .
+            . . . . .
+            . X O . .
+            X O . O .
+            . X O . .",
+        );
+        assert!(answers(&g, Color::Black, "C3", policy).len() > 2);
     }
 
     #[test]

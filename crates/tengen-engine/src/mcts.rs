@@ -112,7 +112,13 @@ impl SearchParams {
     /// a smaller search).
     #[must_use]
     pub fn network() -> SearchParams {
-        SearchParams { playouts: 400, resign_below: 0.03, resign_after: 30, ..SearchParams::default() }
+        SearchParams {
+            playouts: 400,
+            resign_below: 0.03,
+            resign_after: 30,
+            score_weight: 0.1,
+            ..SearchParams::default()
+        }
     }
 
     /// The network search at `level` 6 to 10 (visits per move 8, 32, 100, 400, 1,600); `None`
@@ -149,7 +155,7 @@ impl Default for SearchParams {
             priors: true,
             reuse_tree: true,
             transpositions: false,
-            score_weight: 0.1,
+            score_weight: 0.3,
             verbose: false,
             threads: 1,
             cpuct: 0.5,
