@@ -463,17 +463,7 @@ impl Board {
                 }
             }
         }
-        let mut seen = [0u16; 4];
-        for (k, d) in NEIGHBOURS.into_iter().enumerate() {
-            let e = (l as isize + d) as usize;
-            if self.cell(e) != c {
-                continue;
-            }
-            let h = self.head_at(e);
-            if seen.contains(&h) {
-                continue;
-            }
-            seen[k] = h;
+        for e in self.chains_beside(l, c) {
             let mut own = [0u16; 5];
             if self.libs_upto(e, 2, 0, &mut own) != 2 {
                 continue;
@@ -487,20 +477,29 @@ impl Board {
         }
     }
 
-    /// The escapes of own chains next to `l` that are in atari: captures of opposing chains
-    /// in atari that touch them, and extensions that leave two or more liberties.
-    fn escapes(&self, l: usize, c: u8, ladders: bool, out: &mut Candidates) {
+    /// A stone of each of `c`'s chains next to the point `l`, each chain once.
+    #[inline]
+    fn chains_beside(&self, l: usize, c: u8) -> impl Iterator<Item = usize> + '_ {
         let mut seen = [0u16; 4];
-        for (k, d) in NEIGHBOURS.into_iter().enumerate() {
+        NEIGHBOURS.into_iter().enumerate().filter_map(move |(k, d)| {
             let e = (l as isize + d) as usize;
             if self.cell(e) != c {
-                continue;
+                return None;
             }
             let h = self.head_at(e);
             if seen.contains(&h) {
-                continue;
+                return None;
             }
             seen[k] = h;
+            Some(e)
+        })
+    }
+
+    /// The escapes of own chains next to `l` that are in atari: captures of opposing chains
+    /// in atari that touch them, and extensions that leave two or more liberties.
+    fn escapes(&self, l: usize, c: u8, ladders: bool, out: &mut Candidates) {
+        for e in self.chains_beside(l, c) {
+            let h = self.head_at(e);
             let Some(lib) = self.atari_at(e) else { continue };
             // Opposing chains in atari touching this one (walking its stones; big chains are
             // rarely in atari, and the walk stops at the chain's end).

@@ -76,7 +76,7 @@ pub struct SearchArgs {
     /// Threads of the search, sharing one tree.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Playout policy: heavy, light, or a list of capture, escape, patterns, self-atari, ladders, nakade, two-liberties.
+    /// Playout policy: heavy, light, or a list of capture, escape, patterns, self-atari, ladders, nakade, two-liberties, anywhere.
     #[arg(long, default_value = "heavy")]
     policy: tengen_core::Policy,
 }
