@@ -11,6 +11,7 @@ pub mod playout;
 pub mod point;
 pub mod policy;
 pub mod rules;
+pub mod seki;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod setup;
@@ -30,5 +31,6 @@ pub use playout::Playout;
 pub use point::{MAX_SIZE, MIN_SIZE, Move, Point};
 pub use policy::Policy;
 pub use rules::{HandicapBonus, KoRule, Komi, Rules, Scoring};
+pub use seki::seki_partners;
 pub use setup::{Setup, SetupError};
 pub use unconditional::{Status, Unconditional};

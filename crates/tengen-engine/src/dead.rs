@@ -1,10 +1,12 @@
 //! Dead stones from an ownership estimate, shared by both searches.
 
-use tengen_core::{Board, Color, Point, pass_alive};
+use tengen_core::{Board, Color, Point, pass_alive, seki_partners};
 
 /// The chains of `board` whose points `ownership` (by `Point::index`, Black's +1 to White's
 /// −1) gives, on average, to the opponent by more than `threshold` — never a chain Benson's
-/// algorithm proves alive. Sorted.
+/// algorithm proves alive, nor one in seki by the static rule (`tengen_core::seki_partners`:
+/// playouts, which fill shared liberties at random, would call both sides of a seki dead).
+/// Sorted.
 pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
     let mut dead = Vec::new();
@@ -18,7 +20,7 @@ pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32
         for s in &stones {
             seen[s.index()] = true;
         }
-        if alive[c.index()].is_alive(p) {
+        if alive[c.index()].is_alive(p) || !seki_partners(board, p).is_empty() {
             continue;
         }
         let sign = if c == Color::Black { 1.0 } else { -1.0 };

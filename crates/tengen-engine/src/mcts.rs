@@ -1485,6 +1485,34 @@ mod tests {
     }
 
     #[test]
+    fn a_seki_is_never_dead() {
+        // The end of a game against GNU Go (2026-11-30): White's chain A2-E2-G1 and Black's
+        // B1-C1 share their only liberties, A1 and D1 — a seki. Light playouts fill those at
+        // random and called White's eleven stones dead (so did GNU Go), turning W+0.5 into
+        // B+23.5. White's A9, B8 and A5-B5, each in atari inside Black's area, are dead.
+        let setup = Setup::from_ascii(
+            "
+            O X X X X X X O .
+            . O X X O O O O .
+            . X X X O X O . .
+            X X . X X X X O .
+            O O . X O O O O .
+            X X X X X O O . O
+            O X O O X X X O O
+            O O O O O X X X O
+            . X X . O O O X X",
+        )
+        .unwrap();
+        let game = Game::try_from(setup).unwrap();
+        let dead = Mcts::new(SearchParams { playouts: 4_000, ..SearchParams::default() }).dead_stones_of(&game);
+        for seki in ["A2", "E2", "G1", "B1", "C1"] {
+            assert!(!dead.contains(&at(seki)), "{seki} is in seki, not dead: {dead:?}");
+        }
+        assert_eq!(dead, vec![at("A5"), at("B5"), at("B8"), at("A9")]);
+        assert_eq!(game.score(&dead).result_points(), "W+0.5");
+    }
+
+    #[test]
     fn resigns_a_lost_game_and_never_plays_illegal_moves() {
         let setup = Setup::from_ascii(
             "

@@ -162,37 +162,11 @@ pub fn point_names(board: &Board, p: Point, color: Color) -> Vec<&'static str> {
     out
 }
 
-/// The chains (lowest stones) in seki with the chain at `a` by the static rule of §14.3.
+/// The chains (lowest stones) in seki with the chain at `a` by the static rule of §14.3
+/// (`tengen_core::seki_partners`, which counting and the dead-stone judgements use too).
 #[must_use]
 pub fn seki_partners(board: &Board, a: Point) -> Vec<Point> {
-    let Some(ca) = board.get(a) else { return Vec::new() };
-    let mut partners: Vec<Point> = Vec::new();
-    for s in board.chain(a).collect::<Vec<_>>() {
-        for q in neighbours(board, s) {
-            if board.get(q) != Some(!ca) || partners.iter().any(|&p| board.same_chain(p, q)) {
-                continue;
-            }
-            if board.liberties(a) >= 2 && board.liberties(q) >= 2 && stuck(board, a, q) && stuck(board, q, a) {
-                partners.push(board.chain(q).min().expect("a stone"));
-            }
-        }
-    }
-    partners.sort_unstable();
-    partners
-}
-
-/// For the owner of chain `x`: every liberty of chain `y` is illegal for it or leaves its
-/// own chain there with one liberty without capturing.
-fn stuck(board: &Board, x: Point, y: Point) -> bool {
-    let cx = board.get(x).expect("a stone");
-    board.liberty_points(y).into_iter().all(|l| {
-        if !board.is_legal(l, cx) {
-            return true;
-        }
-        let mut t = board.clone();
-        let played = t.play_unchecked(l, cx);
-        played.captured == 0 && t.liberties(l) == 1
-    })
+    tengen_core::seki_partners(board, a)
 }
 
 #[cfg(test)]
