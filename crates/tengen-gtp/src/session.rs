@@ -362,11 +362,11 @@ mod tests {
         assert!((most(&japanese, Color::White, 200) - (25.0 * 0.9 - 0.03)).abs() < 1e-9);
         assert!((most(&per_move, Color::Black, 81) - 0.87).abs() < 1e-9);
         // Fischer, 60 s and 5 s a move, 40 s left on 9×9's empty board: 40 / 27 + 4 = 5.48 s
-        // aimed at, up to half of the 40.
+        // aimed at, up to three times that (16.4 s, below half of the 40).
         let mut fischer = Clock { main: 60.0, increment: 5.0, ..Clock::default() };
         fischer.left[0] = Some((40.0, 0));
         assert!((secs(&fischer, Color::Black, 81) - ((40.0 / 27.0 + 4.0) * 0.9 - 0.03)).abs() < 1e-9);
-        assert!((most(&fischer, Color::Black, 81) - (20.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((most(&fischer, Color::Black, 81) - (3.0 * (40.0 / 27.0 + 4.0) * 0.9 - 0.03)).abs() < 1e-9);
         // With little left, never more than half of it, however big the increment.
         fischer.left[0] = Some((2.0, 0));
         assert!((most(&fischer, Color::Black, 81) - (1.0 * 0.9 - 0.03)).abs() < 1e-9);
