@@ -44,6 +44,29 @@ impl Budget {
 /// The visits and win rate of a root move.
 pub(crate) type Leader = (u32, f32);
 
+/// The budget a search goes by: the caller's (within a fixed `limit` per move, if any), else
+/// the fixed limit alone, else none.
+pub(crate) fn within(budget: Option<Budget>, limit: Option<Duration>) -> Option<Budget> {
+    match budget {
+        Some(b) => Some(b.capped(limit)),
+        None => limit.map(Budget::fixed),
+    }
+}
+
+/// The two most visited of the root's children, given as (visits, wins) each.
+pub(crate) fn leaders(children: impl Iterator<Item = (u32, f64)>) -> (Leader, Leader) {
+    let mut top: (Leader, Leader) = ((0, 0.0), (0, 0.0));
+    for (visits, wins) in children {
+        let leader = (visits, if visits > 0 { (wins / f64::from(visits)) as f32 } else { 0.0 });
+        if visits > top.0.0 {
+            top = (leader, top.0);
+        } else if visits > top.1.0 {
+            top.1 = leader;
+        }
+    }
+    top
+}
+
 /// Whether the two most visited moves are close (see the module).
 pub(crate) fn close(first: Leader, second: Leader) -> bool {
     let (n1, n2) = (f64::from(first.0), f64::from(second.0));
@@ -121,6 +144,15 @@ mod tests {
         assert!(!time_is_up(b, ms(500), 5_000, || ((6_500, 0.6), (700, 0.6))));
         // Too early to know the rate.
         assert!(!time_is_up(b, ms(100), 1_000, || ((1_000, 0.6), (0, 0.0))));
+    }
+
+    #[test]
+    fn the_budget_searched_by_and_the_leaders() {
+        assert_eq!(within(None, None), None);
+        assert_eq!(within(None, Some(ms(5))), Some(Budget::fixed(ms(5))));
+        assert_eq!(within(Some(Budget::new(ms(10), ms(30))), Some(ms(20))), Some(Budget::new(ms(10), ms(20))));
+        let top = leaders([(5, 1.0), (40, 30.0), (0, 0.0), (20, 5.0)].into_iter());
+        assert_eq!(top, ((40, 0.75), (20, 0.25)));
     }
 
     #[test]

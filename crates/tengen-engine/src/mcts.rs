@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point, Policy};
 
-use crate::budget::{Budget, Leader, time_is_up};
+use crate::budget::{Budget, Leader, leaders, time_is_up, within};
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 
 /// Every tunable of the search.
@@ -272,18 +272,8 @@ struct Shared<'a> {
 
 /// The two most visited children of the root: visits and win rate.
 fn top_two(nodes: &[Node]) -> (Leader, Leader) {
-    let root = &nodes[0];
-    let first = root.first_child as usize;
-    let mut top: (Leader, Leader) = ((0, 0.0), (0, 0.0));
-    for child in &nodes[first..first + root.children as usize] {
-        let leader = (child.visits, if child.visits > 0 { child.wins / child.visits as f32 } else { 0.0 });
-        if child.visits > top.0.0 {
-            top = (leader, top.0);
-        } else if child.visits > top.1.0 {
-            top.1 = leader;
-        }
-    }
-    top
+    let first = nodes[0].first_child as usize;
+    leaders(nodes[first..first + nodes[0].children as usize].iter().map(|c| (c.visits, f64::from(c.wins))))
 }
 
 /// The analysis hook of a search: `report` every `interval`, stop when it says so.
@@ -354,9 +344,6 @@ pub struct Mcts {
     /// The position the tree in `nodes` was grown from, for reusing it on the next search.
     root: Option<Root>,
     workers: Vec<Worker>,
-    /// The clock's budget for the move being decided (see [`Budget`]); `params.time` alone
-    /// otherwise.
-    budget: Option<Budget>,
 }
 
 /// The root position of the last search.
@@ -541,7 +528,7 @@ impl Mcts {
     pub fn new(params: SearchParams) -> Mcts {
         let rng = SmallRng::seed_from_u64(params.seed ^ 0x9e37_79b9_7f4a_7c15);
         let workers = (0..params.threads.max(1)).map(|k| Worker::new(params.seed.wrapping_add(k as u64))).collect();
-        Mcts { params, rng, nodes: Vec::new(), root: None, workers, budget: None }
+        Mcts { params, rng, nodes: Vec::new(), root: None, workers }
     }
 
     /// The parameters.
@@ -603,7 +590,7 @@ impl Mcts {
     /// Runs the search for `color` to move in `game` (any colour may be asked, as GTP allows),
     /// on `params.threads` threads sharing one tree.
     pub fn search(&mut self, game: &Game, color: Color) -> SearchResult {
-        self.search_monitored(game, color, None)
+        self.search_monitored(game, color, None, None)
     }
 
     /// Searches like [`Mcts::search`] (within the configured simulations or time) and returns
@@ -614,7 +601,15 @@ impl Mcts {
         snapshot(&self.nodes, result.playouts, &result.ownership, 1)
     }
 
-    fn search_monitored(&mut self, game: &Game, color: Color, monitor: Option<&mut Monitor<'_>>) -> SearchResult {
+    /// The search, within the clock's `budget` if given (else `params.time`), reporting to
+    /// `monitor` if given.
+    fn search_monitored(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Option<Budget>,
+        monitor: Option<&mut Monitor<'_>>,
+    ) -> SearchResult {
         let root_board = game.board();
         let rules = game.rules();
         let bonus = rules.handicap_bonus.points(game.handicap()) as f32;
@@ -656,7 +651,7 @@ impl Mcts {
             started: Instant::now(),
             claimed: AtomicU32::new(0),
             table: Mutex::new(std::collections::HashMap::new()),
-            budget: self.budget.or(self.params.time.map(Budget::fixed)),
+            budget: within(budget, self.params.time),
             stop: AtomicBool::new(false),
         };
         let (first, rest) = self.workers.split_first_mut().expect("at least one worker");
@@ -981,7 +976,7 @@ impl Engine for Mcts {
         self.params.playouts = u32::MAX - 1024;
         self.params.time = None;
         let mut monitor = Monitor { interval, last: Instant::now(), stop, report };
-        self.search_monitored(game, color, Some(&mut monitor));
+        self.search_monitored(game, color, None, Some(&mut monitor));
         (self.params.playouts, self.params.time) = own;
         true
     }
@@ -996,16 +991,12 @@ impl Engine for Mcts {
             return Decision::Play(Move::Pass);
         }
         let own = self.params.playouts;
-        if let Some(b) = budget {
-            self.budget = Some(b.capped(self.params.time));
-            if self.params.time_first {
-                self.params.playouts = u32::MAX - 1024;
-            }
+        if budget.is_some() && self.params.time_first {
+            self.params.playouts = u32::MAX - 1024;
         }
         let started = Instant::now();
-        let result = self.search(game, color);
+        let result = self.search_monitored(game, color, budget, None);
         self.params.playouts = own;
-        self.budget = None;
         if self.params.verbose {
             let pv = self.principal_variation(8).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
             eprintln!(

@@ -24,7 +24,7 @@ use rand::{Rng, SeedableRng};
 use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
 use tengen_nn::{CachedModel, Evaluation, input_features};
 
-use crate::budget::{Budget, Leader, time_is_up};
+use crate::budget::{Budget, Leader, leaders, time_is_up, within};
 use crate::mcts::{SearchParams, draw_by_visits};
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 
@@ -152,18 +152,8 @@ struct Shared<'a> {
 
 /// The two most visited children of the root: visits and win rate.
 fn top_two(nodes: &[Node]) -> (Leader, Leader) {
-    let root = &nodes[0];
-    let first = root.first_child as usize;
-    let mut top: (Leader, Leader) = ((0, 0.0), (0, 0.0));
-    for child in &nodes[first..first + root.children as usize] {
-        let leader = (child.visits, if child.visits > 0 { (child.wins / f64::from(child.visits)) as f32 } else { 0.0 });
-        if child.visits > top.0.0 {
-            top = (leader, top.0);
-        } else if child.visits > top.1.0 {
-            top.1 = leader;
-        }
-    }
-    top
+    let first = nodes[0].first_child as usize;
+    leaders(nodes[first..first + nodes[0].children as usize].iter().map(|c| (c.visits, c.wins)))
 }
 
 impl NetSearch {
@@ -242,10 +232,7 @@ impl NetSearch {
         let kept = nodes[0].visits;
         self.kept = kept;
         let started = Instant::now();
-        let time = match budget {
-            Some(b) => Some(b.capped(self.params.time)),
-            None => self.params.time.map(Budget::fixed),
-        };
+        let time = within(budget, self.params.time);
         let unlimited = monitor.is_some() || (budget.is_some() && self.params.time_first);
         let limit = if unlimited { u32::MAX - 1024 } else { self.params.playouts.max(1) };
         let shared = Shared {
