@@ -18,6 +18,7 @@
 mod analyze;
 pub mod client;
 mod commands;
+mod inbox;
 mod kata;
 pub mod regress;
 mod session;

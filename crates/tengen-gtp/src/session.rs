@@ -1,13 +1,14 @@
 //! A GTP session: the state between commands, line handling and framing.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
 
 use tengen_core::{Game, Rules};
 
 use crate::analyze;
 use crate::commands::COMMANDS;
+use crate::inbox::Inbox;
 use std::time::Duration;
 use tengen_engine::{Budget, Engine};
 
@@ -161,54 +162,31 @@ impl Session {
     /// # Errors
     /// Only I/O errors; bad commands are answered with `?`.
     pub fn run<R: BufRead + Send + 'static, W: Write>(&mut self, mut input: R, mut output: W) -> io::Result<()> {
-        // Bounded: a flood of input waits in the pipe, not in memory.
-        let (lines, received) = mpsc::sync_channel::<io::Result<Vec<u8>>>(64);
-        let arrived = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&arrived);
+        let inbox = Arc::new(Inbox::new(64));
+        let reader = Arc::clone(&inbox);
         std::thread::spawn(move || {
             loop {
                 // Lines are read as bytes and cut at 64 KiB: binary garbage or a huge line is
                 // an error response, never a crash nor a memory hog.
                 let mut raw = Vec::new();
-                let read = read_line_capped(&mut input, &mut raw, MAX_LINE);
-                let go_on = match read {
-                    Ok(true) => lines.send(Ok(raw)).is_ok(),
-                    Ok(false) => false,
+                match read_line_capped(&mut input, &mut raw, MAX_LINE) {
+                    Ok(true) => reader.push(Ok(raw)),
+                    Ok(false) => break,
                     Err(e) => {
-                        let _ = lines.send(Err(e));
-                        false
+                        reader.push(Err(e));
+                        break;
                     }
-                };
-                // After the send: an analysis that starts later finds the line in the channel.
-                flag.store(true, Ordering::SeqCst);
-                if !go_on {
-                    break;
                 }
             }
+            reader.close();
         });
-        let mut pending = None;
         while !self.quit {
-            let next = match pending.take() {
-                Some(line) => line,
-                None => match received.recv() {
-                    Ok(line) => line,
-                    Err(mpsc::RecvError) => break,
-                },
-            };
+            let Some(next) = inbox.take() else { break };
             let raw = next?;
             let Some(parsed) = Parsed::of(&String::from_utf8_lossy(&raw)) else { continue };
             let format = parsed.name.as_deref().and_then(|n| analyze::Format::of(&n.to_ascii_lowercase()));
             if let Some(format) = format {
-                let ended =
-                    self.stream_analysis(&parsed, format, &mut output, &arrived, || match received.try_recv() {
-                        Ok(line) => {
-                            pending = Some(line);
-                            true
-                        }
-                        Err(mpsc::TryRecvError::Empty) => false,
-                        Err(mpsc::TryRecvError::Disconnected) => true,
-                    });
-                ended?;
+                self.stream_analysis(&parsed, format, &mut output, inbox.waiting())?;
             } else {
                 output.write_all(self.respond(&parsed).as_bytes())?;
                 output.flush()?;
@@ -243,15 +221,15 @@ impl Session {
     }
 
     /// `lz-analyze` / `kata-analyze`: `=id`, then a line of analysis every interval until a
-    /// line arrives on the input (`arrived` is set; `take_waiting` says whether one is already
-    /// there, or the input is over) — that line is then answered as usual.
+    /// line arrives on the input or the input ends (`waiting` is set) — that line is then
+    /// answered as usual. With a line already waiting the search stops at once; it still tells
+    /// whether the engine analyses at all.
     fn stream_analysis<W: Write>(
         &mut self,
         parsed: &Parsed,
         format: analyze::Format,
         output: &mut W,
-        arrived: &AtomicBool,
-        take_waiting: impl FnOnce() -> bool,
+        waiting: &AtomicBool,
     ) -> io::Result<()> {
         let id = &parsed.id;
         let args: Vec<&str> = parsed.args.iter().map(String::as_str).collect();
@@ -263,18 +241,11 @@ impl Session {
             }
         };
         let color = request.color.unwrap_or_else(|| self.game.to_move());
-        arrived.store(false, Ordering::SeqCst);
-        let waiting = take_waiting();
         let game = self.game.clone();
         let board = game.board().clone();
         let mut started = false;
         let mut failed = None;
-        // With a line already waiting the search stops at once; it still tells whether the
-        // engine analyses at all.
-        if waiting {
-            arrived.store(true, Ordering::SeqCst);
-        }
-        let analysed = self.engine.analyze(&game, color, request.interval, arrived, &mut |analysis| {
+        let analysed = self.engine.analyze(&game, color, request.interval, waiting, &mut |analysis| {
             if analysis.moves.is_empty() || failed.is_some() {
                 return;
             }
@@ -284,7 +255,9 @@ impl Session {
             text.push('\n');
             if let Err(e) = output.write_all(text.as_bytes()).and_then(|()| output.flush()) {
                 failed = Some(e);
-                arrived.store(true, Ordering::SeqCst);
+                // The session ends with this error, so no later analysis reads the flag: it
+                // may stop this search without a line waiting.
+                waiting.store(true, Ordering::SeqCst);
             }
         });
         if let Some(e) = failed {
