@@ -7,6 +7,7 @@ mod dead;
 mod mcts;
 mod net;
 mod random;
+pub mod shapes;
 
 pub use budget::Budget;
 pub use mcts::{Mcts, SearchParams, SearchResult};

@@ -73,6 +73,10 @@ pub struct Tuning {
     /// Visits before a leaf is expanded (tuning; see `SearchParams`).
     #[arg(long)]
     expand_after: Option<u32>,
+    /// Virtual simulations of prior knowledge from learned 3 × 3 shapes, 0 for none (tuning;
+    /// see `SearchParams`).
+    #[arg(long)]
+    shape_prior: Option<f32>,
 }
 
 impl Tuning {
@@ -88,6 +92,7 @@ impl Tuning {
             cpuct: self.exploration.unwrap_or(base.cpuct),
             rave_equivalence: self.rave_equivalence.unwrap_or(base.rave_equivalence),
             expand_after: self.expand_after.unwrap_or(base.expand_after).max(1),
+            shape_prior: self.shape_prior.unwrap_or(base.shape_prior).max(0.0),
             ..base
         }
     }

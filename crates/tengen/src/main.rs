@@ -7,6 +7,7 @@ mod duel;
 mod explain;
 mod gtp;
 mod judge;
+mod learn;
 mod load;
 mod network;
 mod play;
@@ -42,6 +43,9 @@ enum Command {
     /// Speak the Go Text Protocol on standard input and output (for GUIs, servers, match
     /// tools).
     Gtp(gtp::GtpArgs),
+    /// Learn from game records: the 3 × 3 shapes the search's priors read.
+    #[command(subcommand)]
+    Learn(learn::Learn),
     /// Referee games between two GTP engines: alternate colours, count by the Chinese rules,
     /// write SGFs, print the win rate with its confidence interval.
     Match(duel::MatchArgs),
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Gtp(g) => gtp::run(&g),
         Command::Regress(r) => regress::run(&r),
         Command::Review(r) => review::run(&r),
+        Command::Learn(l) => learn::run(&l),
         Command::Match(m) => duel::run(&m),
         Command::Play(p) => play::run(&p),
         Command::Serve(s) => serve::run(&s),

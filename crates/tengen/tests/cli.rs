@@ -575,3 +575,26 @@ fn bench_loss_judges_moves_with_a_network() {
     assert_ne!(code, 0);
     assert!(err.contains("no position"), "{err}");
 }
+
+/// The shipped shape table is what `tengen learn shapes` makes of GNU Go's regression
+/// records: anyone can rebuild it, and a change to the shapes' definition must rebuild it.
+#[test]
+fn learn_shapes_rebuilds_the_shipped_table() {
+    let records =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/gnugo-regression").display().to_string();
+    let (code, out, err) = tengen(&["learn", "shapes", &records]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.starts_with("tengen learn shapes: ") && err.contains(" moves, "), "{err}");
+    let shipped = include_str!("../../tengen-engine/data/shapes.txt");
+    assert!(out == shipped, "the table differs from crates/tengen-engine/data/shapes.txt: rebuild it ({err})");
+    // One small record, kept shapes only, to a file.
+    let sgf = write("one.sgf", "(;GM[1]FF[4]SZ[9];B[ee];W[ce];B[cd];W[de];B[dd])");
+    let table = write("one.txt", "");
+    let (code, _, err) = tengen(&["learn", "shapes", "--min-seen", "1", "--out", &table, &sgf]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1 records (0 skipped), 5 moves"), "{err}");
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert!(text.starts_with("# tengen 3x3 shapes") && text.lines().count() > 2, "{text}");
+    let (code, _, err) = tengen(&["learn", "shapes", "/no/such/records"]);
+    assert!(code != 0 && err.contains("no such file or folder"), "{err}");
+}
