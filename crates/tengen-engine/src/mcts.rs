@@ -51,9 +51,16 @@ pub struct SearchParams {
     /// self-ataris, shapes, nearness to the last move, empty first-line points).
     pub priors: bool,
     /// Virtual simulations of prior knowledge from the move's learned 3 × 3 shape
-    /// ([`crate::shapes`]): a shape played `r` times as often as a move at random starts at a
-    /// win rate of r / (1 + r). 0: off.
+    /// ([`crate::shapes`]): a shape played `r` times as often as a move at random, among
+    /// siblings whose geometric mean is `g`, starts at a win rate of r / (r + g) (with the
+    /// other priors: [`SearchParams::priors`]). 0: off. Default 20 (ARCHITECTURE.md).
     pub shape_prior: f32,
+    /// Last good reply with forgetting (Baier and Drake, *The Power of Forgetting*, 2010):
+    /// each thread remembers, per player and opponent's move, the reply that last won a
+    /// simulation (forgotten when it loses one), and its playouts try that reply before the
+    /// policy when it is legal, fills no own eye and puts no two stones into atari. On by
+    /// default (ARCHITECTURE.md).
+    pub last_good_reply: bool,
     /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
     /// tanh(margin / board size)). Above 0, the search prefers winning by more and losing by
     /// less — it keeps playing sound moves when far ahead or behind, where every move wins or
@@ -158,7 +165,8 @@ impl Default for SearchParams {
             temperature: 0.0,
             policy: Policy::HEAVY,
             priors: true,
-            shape_prior: 0.0,
+            shape_prior: 20.0,
+            last_good_reply: true,
             reuse_tree: true,
             transpositions: false,
             score_weight: 0.3,
@@ -235,6 +243,9 @@ struct Worker {
     ownership: Vec<f32>,
     /// Simulations finished in the current search.
     playouts: u32,
+    /// Last good replies: per player to move (0 Black, 1 White) and opponent's move (a point
+    /// index), the reply that last won (0: none). Kept between searches.
+    replies: Vec<u16>,
 }
 
 impl Worker {
@@ -249,6 +260,7 @@ impl Worker {
             priors: Vec::new(),
             ownership: vec![0.0; Point::TABLE_SIZE],
             playouts: 0,
+            replies: vec![0; 2 * Point::TABLE_SIZE],
         }
     }
 }
@@ -424,7 +436,7 @@ fn candidate_moves(board: &Board, player: Color, root_game: Option<&Game>, out: 
 /// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
 /// strong player sees at a glance, worth a few simulations until real ones outweigh it.
 /// `last` is the opponent's last stone.
-fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>, shape_prior: f32) -> (f32, f32) {
+fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f32) {
     let p = point(mv);
     // Every move starts from an even judgement, so that the others are bonuses and maluses.
     let (mut n, mut w) = (10.0f32, 5.0f32);
@@ -432,10 +444,6 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>, shape_prior
         n += sims;
         w += sims * rate;
     };
-    if shape_prior > 0.0 {
-        let odds = ShapeTable::shipped().odds(Shape::of(board, p, player)) as f32;
-        add(shape_prior, odds / (1.0 + odds));
-    }
     let (captured, saved) = board.atari_contacts(p, player);
     if captured > 0 {
         add(10.0 + 5.0 * captured.min(4) as f32, 1.0);
@@ -470,6 +478,24 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>, shape_prior
         add(20.0, 0.1);
     }
     (n, w)
+}
+
+/// Adds `weight` simulations of shape knowledge to the `priors` of `moves`: a move whose
+/// learned shape is r times as likely to be played as a move at random, where the geometric
+/// mean of the siblings' is g, at the rate r / (r + g). Relative to the siblings, so that where
+/// every move has a rare shape (filling one's own area when all is settled) they stay even,
+/// rather than all looking bad next to a pass, which has no prior.
+fn add_shape_priors(board: &Board, player: Color, moves: &[u16], priors: &mut [(f32, f32)], weight: f32) {
+    if weight <= 0.0 || moves.is_empty() {
+        return;
+    }
+    let table = ShapeTable::shipped();
+    let odds: Vec<f64> = moves.iter().map(|&mv| table.odds(Shape::of(board, point(mv), player))).collect();
+    let g = (odds.iter().map(|r| r.ln()).sum::<f64>() / odds.len() as f64).exp();
+    for (prior, r) in priors.iter_mut().zip(odds) {
+        prior.0 += weight;
+        prior.1 += weight * (r / (r + g)) as f32;
+    }
 }
 
 /// A stone of `player`'s chain next to `p` whose last liberty is `p` (there is one: the move
@@ -639,7 +665,10 @@ impl Mcts {
                     _ => None,
                 };
                 let priors: Vec<(f32, f32)> = if self.params.priors {
-                    moves.iter().map(|&mv| prior(root_board, color, mv, last, self.params.shape_prior)).collect()
+                    let mut priors: Vec<(f32, f32)> =
+                        moves.iter().map(|&mv| prior(root_board, color, mv, last)).collect();
+                    add_shape_priors(root_board, color, &moves, &mut priors, self.params.shape_prior);
+                    priors
                 } else {
                     Vec::new()
                 };
@@ -811,8 +840,9 @@ impl Worker {
             if params.priors {
                 let last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
                 for &mv in &self.children {
-                    self.priors.push(prior(&self.board, to_play, mv, last, params.shape_prior));
+                    self.priors.push(prior(&self.board, to_play, mv, last));
                 }
+                add_shape_priors(&self.board, to_play, &self.children, &mut self.priors, params.shape_prior);
             }
         }
         let leaf_player = to_play;
@@ -836,6 +866,9 @@ impl Worker {
             black_wins
         };
         self.first_players(tree_moves);
+        if params.last_good_reply {
+            self.learn_replies(black_wins);
+        }
         {
             let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let leaf = *self.path.last().expect("the root at least");
@@ -859,7 +892,8 @@ impl Worker {
         let mut p = if passes > 0 { 1 } else { 0 };
         let mut last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
         while p < 2 && turns < max_moves {
-            let choice = self.board.policy_move(to_play, last, &params.policy, &mut self.rng);
+            let reply = if params.last_good_reply { last.and_then(|l| self.good_reply(l, to_play)) } else { None };
+            let choice = reply.or_else(|| self.board.policy_move(to_play, last, &params.policy, &mut self.rng));
             last = choice;
             match choice {
                 Some(q) => {
@@ -874,6 +908,41 @@ impl Worker {
             }
             to_play = !to_play;
             turns += 1;
+        }
+    }
+
+    /// The remembered reply of `player` to the opponent's move at `last`, if it can be played
+    /// as the policy's random moves can (no own eye filled, no two stones put into atari).
+    fn good_reply(&self, last: Point, player: Color) -> Option<Point> {
+        let r = self.replies[player.index() * Point::TABLE_SIZE + last.index()];
+        if r == 0 {
+            return None;
+        }
+        let p = point(r);
+        (self.board.contains(p)
+            && self.board.is_legal(p, player)
+            && !self.board.is_eye(p, player)
+            && self.board.self_atari(p, player).is_none_or(|size| size < 2))
+        .then_some(p)
+    }
+
+    /// Remembers the winner's replies of the simulation just played and forgets the loser's.
+    fn learn_replies(&mut self, black_wins: f32) {
+        if black_wins == 0.5 {
+            return;
+        }
+        let winner = if black_wins > 0.5 { 0u8 } else { 1u8 };
+        for pair in self.sequence.windows(2) {
+            let ((previous, _), (reply, player)) = (pair[0], pair[1]);
+            if previous == PASS || reply == PASS {
+                continue;
+            }
+            let slot = &mut self.replies[usize::from(player) * Point::TABLE_SIZE + usize::from(previous)];
+            if player == winner {
+                *slot = reply;
+            } else if *slot == reply {
+                *slot = 0;
+            }
         }
     }
 
@@ -1399,6 +1468,68 @@ mod tests {
         assert!(matches!(decision, Decision::Play(_)));
         assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
         assert_eq!(engine.params().time, None, "the budget is for one move only");
+    }
+
+    #[test]
+    fn shape_priors_rank_siblings() {
+        let setup = Setup::from_ascii(
+            "
+            . . . . .
+            . . X . .
+            . X O . .
+            . . . . .
+            . . . . .",
+        )
+        .unwrap();
+        let board = Game::try_from(setup).unwrap().board().clone();
+        let idx = |s: &str| at(s).index() as u16;
+        // The hane-like contact at D4 against the far corner A1.
+        let moves = [idx("D4"), idx("A1")];
+        let mut priors = vec![(10.0, 5.0); 2];
+        add_shape_priors(&board, Color::White, &moves, &mut priors, 20.0);
+        let rate = |p: (f32, f32)| (p.1 - 5.0) / (p.0 - 10.0);
+        assert!(priors.iter().all(|p| p.0 == 30.0), "{priors:?}");
+        assert!(rate(priors[0]) > 0.5 && rate(priors[1]) < 0.5, "{priors:?}");
+        assert!((rate(priors[0]) + rate(priors[1]) - 1.0).abs() < 1e-5, "two siblings: r/(r+g) and g/(r+g)");
+        // Moves of one shape stay even, however rare the shape; no weight, no change.
+        let corners = [idx("A1"), idx("E1"), idx("E5"), idx("A5")];
+        let mut priors = vec![(10.0, 5.0); 4];
+        add_shape_priors(&board, Color::White, &corners[..2], &mut priors[..2], 20.0);
+        assert!(priors[..2].iter().all(|&p| (rate(p) - 0.5).abs() < 1e-5), "{priors:?}");
+        add_shape_priors(&board, Color::White, &corners[2..], &mut priors[2..], 0.0);
+        assert_eq!(priors[2], (10.0, 5.0));
+    }
+
+    #[test]
+    fn good_replies_are_remembered_by_the_winner_and_forgotten_by_the_loser() {
+        let mut worker = Worker::new(1);
+        worker.board = Game::new(9, Rules::chinese()).unwrap().board().clone();
+        let idx = |s: &str| at(s).index() as u16;
+        // Black E5, White C3 (reply to E5), Black D3 (reply to C3), White pass, Black C4.
+        worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0), (PASS, 1), (idx("C4"), 0)];
+        worker.learn_replies(0.0);
+        assert_eq!(worker.good_reply(at("E5"), Color::White), Some(at("C3")), "White won: its reply stays");
+        assert_eq!(worker.good_reply(at("C3"), Color::Black), None, "Black lost: nothing learned");
+        assert_eq!(worker.replies.iter().filter(|&&r| r != 0).count(), 1, "nothing through a pass");
+        worker.sequence = vec![(idx("C3"), 1), (idx("D3"), 0)];
+        worker.learn_replies(1.0);
+        assert_eq!(worker.good_reply(at("C3"), Color::Black), Some(at("D3")));
+        // A reply that cannot be played now is not offered; the remembered one stays.
+        worker.board.play(at("D3"), Color::White).unwrap();
+        assert_eq!(worker.good_reply(at("C3"), Color::Black), None);
+        worker.board = Game::new(9, Rules::chinese()).unwrap().board().clone();
+        assert_eq!(worker.good_reply(at("C3"), Color::Black), Some(at("D3")));
+        // A loss with the same reply forgets it; a loss with another leaves it.
+        worker.sequence = vec![(idx("E5"), 0), (idx("D5"), 1)];
+        worker.learn_replies(1.0);
+        assert_eq!(worker.good_reply(at("E5"), Color::White), Some(at("C3")));
+        worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1)];
+        worker.learn_replies(1.0);
+        assert_eq!(worker.good_reply(at("E5"), Color::White), None);
+        // A drawn simulation changes nothing.
+        worker.sequence = vec![(idx("G7"), 0), (idx("G6"), 1)];
+        worker.learn_replies(0.5);
+        assert_eq!(worker.good_reply(at("G7"), Color::White), None);
     }
 
     #[test]

@@ -77,6 +77,9 @@ pub struct Tuning {
     /// see `SearchParams`).
     #[arg(long)]
     shape_prior: Option<f32>,
+    /// Playouts without the last good reply (tuning; see `SearchParams`).
+    #[arg(long)]
+    no_last_good_reply: bool,
 }
 
 impl Tuning {
@@ -93,6 +96,7 @@ impl Tuning {
             rave_equivalence: self.rave_equivalence.unwrap_or(base.rave_equivalence),
             expand_after: self.expand_after.unwrap_or(base.expand_after).max(1),
             shape_prior: self.shape_prior.unwrap_or(base.shape_prior).max(0.0),
+            last_good_reply: base.last_good_reply && !self.no_last_good_reply,
             ..base
         }
     }

@@ -214,7 +214,20 @@ fn gtp_on_standard_input() {
 fn gtp_verbose_reports_each_decision_and_tuning_flags_apply() {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["gtp", "--playouts", "1500", "--policy", "light", "--no-priors", "--score-weight", "0", "-v"])
+        .args([
+            "gtp",
+            "--playouts",
+            "1500",
+            "--policy",
+            "light",
+            "--no-priors",
+            "--score-weight",
+            "0",
+            "--shape-prior",
+            "0",
+            "--no-last-good-reply",
+            "-v",
+        ])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
