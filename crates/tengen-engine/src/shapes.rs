@@ -3,7 +3,7 @@
 //! A move's [`Shape`] is its eight neighbours, each own stone, opponent stone, empty or off
 //! the board — stones next to the move (north, east, south, west) also saying whether their
 //! chain is in atari —, seen from the player to move and reduced over the eight symmetries of
-//! the square. [`ShapeTable::learn`] counts, over the positions of game records, how often each
+//! the square. [`ShapeTable::record`] counts, over the positions of game records, how often each
 //! shape was available (a legal empty point) and how often it was the move played; the table
 //! shipped in `data/shapes.txt` is learned from the game records in `../shared/testdata/` by
 //! `tengen learn shapes` (see ARCHITECTURE.md). The search turns a shape's rate into prior
