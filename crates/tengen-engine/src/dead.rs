@@ -20,12 +20,11 @@ pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32
         for s in &stones {
             seen[s.index()] = true;
         }
-        if alive[c.index()].is_alive(p) || !seki_partners(board, p).is_empty() {
-            continue;
-        }
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
         let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
-        if own < -threshold {
+        // The static seki rule tries moves on copies of the board: only for chains the
+        // ownership would call dead.
+        if own < -threshold && !alive[c.index()].is_alive(p) && seki_partners(board, p).is_empty() {
             dead.extend(stones);
         }
     }

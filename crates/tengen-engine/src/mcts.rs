@@ -265,6 +265,12 @@ impl Worker {
     }
 }
 
+/// Where [`Worker::replies`] keeps the reply of `player` (0 Black, 1 White) to the opponent's
+/// move at point index `previous`.
+fn reply_slot(player: u8, previous: u16) -> usize {
+    usize::from(player) * Point::TABLE_SIZE + usize::from(previous)
+}
+
 /// What every worker of one search reads.
 struct Shared<'a> {
     params: &'a SearchParams,
@@ -914,7 +920,7 @@ impl Worker {
     /// The remembered reply of `player` to the opponent's move at `last`, if it can be played
     /// as the policy's random moves can (no own eye filled, no two stones put into atari).
     fn good_reply(&self, last: Point, player: Color) -> Option<Point> {
-        let r = self.replies[player.index() * Point::TABLE_SIZE + last.index()];
+        let r = self.replies[reply_slot(player.index() as u8, last.index() as u16)];
         if r == 0 {
             return None;
         }
@@ -937,7 +943,7 @@ impl Worker {
             if previous == PASS || reply == PASS {
                 continue;
             }
-            let slot = &mut self.replies[usize::from(player) * Point::TABLE_SIZE + usize::from(previous)];
+            let slot = &mut self.replies[reply_slot(player, previous)];
             if player == winner {
                 *slot = reply;
             } else if *slot == reply {

@@ -2,7 +2,6 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use tengen_core::{Game, Rules};
 
@@ -186,7 +185,7 @@ impl Session {
             let Some(parsed) = Parsed::of(&String::from_utf8_lossy(&raw)) else { continue };
             let format = parsed.name.as_deref().and_then(|n| analyze::Format::of(&n.to_ascii_lowercase()));
             if let Some(format) = format {
-                self.stream_analysis(&parsed, format, &mut output, inbox.waiting())?;
+                self.stream_analysis(&parsed, format, &mut output, &inbox)?;
             } else {
                 output.write_all(self.respond(&parsed).as_bytes())?;
                 output.flush()?;
@@ -221,7 +220,7 @@ impl Session {
     }
 
     /// `lz-analyze` / `kata-analyze`: `=id`, then a line of analysis every interval until a
-    /// line arrives on the input or the input ends (`waiting` is set) — that line is then
+    /// line arrives on the input or the input ends (the inbox's flag is set) — that line is then
     /// answered as usual. With a line already waiting the search stops at once; it still tells
     /// whether the engine analyses at all.
     fn stream_analysis<W: Write>(
@@ -229,7 +228,7 @@ impl Session {
         parsed: &Parsed,
         format: analyze::Format,
         output: &mut W,
-        waiting: &AtomicBool,
+        inbox: &Inbox,
     ) -> io::Result<()> {
         let id = &parsed.id;
         let args: Vec<&str> = parsed.args.iter().map(String::as_str).collect();
@@ -245,7 +244,7 @@ impl Session {
         let board = game.board().clone();
         let mut started = false;
         let mut failed = None;
-        let analysed = self.engine.analyze(&game, color, request.interval, waiting, &mut |analysis| {
+        let analysed = self.engine.analyze(&game, color, request.interval, inbox.waiting(), &mut |analysis| {
             if analysis.moves.is_empty() || failed.is_some() {
                 return;
             }
@@ -255,9 +254,9 @@ impl Session {
             text.push('\n');
             if let Err(e) = output.write_all(text.as_bytes()).and_then(|()| output.flush()) {
                 failed = Some(e);
-                // The session ends with this error, so no later analysis reads the flag: it
-                // may stop this search without a line waiting.
-                waiting.store(true, Ordering::SeqCst);
+                // The output is gone and the session ends with this error: its input is over
+                // too, which stops the search.
+                inbox.close();
             }
         });
         if let Some(e) = failed {

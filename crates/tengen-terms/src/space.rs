@@ -162,12 +162,9 @@ pub fn point_names(board: &Board, p: Point, color: Color) -> Vec<&'static str> {
     out
 }
 
-/// The chains (lowest stones) in seki with the chain at `a` by the static rule of §14.3
-/// (`tengen_core::seki_partners`, which counting and the dead-stone judgements use too).
-#[must_use]
-pub fn seki_partners(board: &Board, a: Point) -> Vec<Point> {
-    tengen_core::seki_partners(board, a)
-}
+/// The chains (lowest stones) in seki with the chain at `a` by the static rule of §14.3: the
+/// rules core's, which counting and the dead-stone judgements use too.
+pub use tengen_core::seki_partners;
 
 #[cfg(test)]
 mod tests {
