@@ -29,7 +29,7 @@ pub use handicap::HandicapError;
 pub use nigiri::{Nigiri, Parity};
 pub use playout::Playout;
 pub use point::{MAX_SIZE, MIN_SIZE, Move, Point};
-pub use policy::Policy;
+pub use policy::{Policy, ShapeWeights};
 pub use rules::{HandicapBonus, KoRule, Komi, Rules, Scoring};
 pub use seki::seki_partners;
 pub use setup::{Setup, SetupError};

@@ -253,6 +253,77 @@ pub fn matches_pattern(code: u16, color: Color) -> bool {
     table().bits[color.index()][c >> 6] & (1 << (c & 63)) != 0
 }
 
+/// Learned weights of 3 × 3 shapes for the playout policy's shape step
+/// ([`Board::policy_move_shaped`]): for each neighbourhood of an empty point — the eight
+/// neighbours as Black to play sees them, and whether each stone north, east, south and west
+/// is in atari — a weight, how much likelier a move there is than one at random. Kept in a
+/// byte per neighbourhood (the weight's logarithm, to a sixteenth), 1 MiB in all.
+pub struct ShapeWeights {
+    logs: Box<[u8]>,
+    /// Weight per byte value.
+    values: [f32; 256],
+}
+
+impl std::fmt::Debug for ShapeWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShapeWeights").finish_non_exhaustive()
+    }
+}
+
+impl ShapeWeights {
+    /// Weights from `weight(cells)`: `cells` the eight neighbours in the order of
+    /// [`Board::neighbourhood`] (north, north-east, east, …), each 0 the player's stone, 1 the
+    /// opponent's, 2 empty, 3 off the board, a stone north, east, south or west 4 higher when
+    /// its chain is in atari. Weights are kept between e^−8 and e^8.
+    #[must_use]
+    pub fn new(weight: impl Fn([u8; 8]) -> f64) -> ShapeWeights {
+        let mut logs = vec![0u8; 1 << 20].into_boxed_slice();
+        for (index, log) in logs.iter_mut().enumerate() {
+            let mut cells = [0u8; 8];
+            let mut valid = true;
+            for (k, cell) in cells.iter_mut().enumerate() {
+                *cell = ((index >> (2 * k)) & 3) as u8;
+                if k % 2 == 0 && index & (1 << (16 + k / 2)) != 0 {
+                    valid &= *cell < 2;
+                    *cell += 4;
+                }
+            }
+            if valid {
+                *log = (128.0 + 16.0 * weight(cells).ln()).round().clamp(0.0, 255.0) as u8;
+            }
+        }
+        let values = std::array::from_fn(|v| ((v as f32 - 128.0) / 16.0).exp());
+        ShapeWeights { logs, values }
+    }
+
+    /// The weight of a move by `color` at the empty point `p`.
+    #[must_use]
+    pub fn weight(&self, board: &Board, p: Point, color: Color) -> f32 {
+        self.weight_at(board, p.index(), color as u8)
+    }
+
+    #[inline]
+    fn weight_at(&self, board: &Board, q: usize, c: u8) -> f32 {
+        let mut code = usize::from(board.neighbourhood_at(q));
+        if c == 1 {
+            // White to play: swap the colours of the stones (cells 0 and 1; 2 and 3 stay).
+            code ^= !(code >> 1) & 0x5555;
+        }
+        let mut index = code;
+        for (bit, &d) in NEIGHBOURS_RING.iter().enumerate() {
+            let n = (q as isize + d) as usize;
+            if board.cell(n) < 2 && board.atari_at(n).is_some() {
+                index |= 1 << (16 + bit);
+            }
+        }
+        self.values[usize::from(self.logs[index])]
+    }
+}
+
+/// The orthogonal neighbours in ring order: north, east, south, west.
+const NEIGHBOURS_RING: [isize; 4] =
+    [crate::board::RING[0], crate::board::RING[2], crate::board::RING[4], crate::board::RING[6]];
+
 /// Candidate moves gathered by one step of the policy.
 struct Candidates {
     points: [u16; 24],
@@ -290,6 +361,22 @@ impl Board {
         policy: &Policy,
         rng: &mut R,
     ) -> Option<Point> {
+        self.policy_move_shaped(color, last, policy, None, rng)
+    }
+
+    /// [`Board::policy_move`] with the shape step drawn by learned weights when `shapes` is
+    /// given (with `policy.patterns`): the weights and how much likelier than elsewhere a move
+    /// next to the last one is before its shape (see [`ShapeWeights`]), rather than MoGo's
+    /// shapes.
+    #[inline]
+    pub fn policy_move_shaped<R: RngCore + ?Sized>(
+        &self,
+        color: Color,
+        last: Option<Point>,
+        policy: &Policy,
+        shapes: Option<(&ShapeWeights, f32)>,
+        rng: &mut R,
+    ) -> Option<Point> {
         let c = color as u8;
         if let Some(l) = last.map(Point::index).filter(|&l| self.cell(l) == c ^ 1) {
             let mut urgent = Candidates::new();
@@ -316,7 +403,13 @@ impl Board {
             {
                 return Some(p);
             }
-            if policy.patterns {
+            if policy.patterns
+                && let Some((weights, bonus)) = shapes
+            {
+                if let Some(p) = self.learned_shape_move(l, c, policy, weights, bonus, rng) {
+                    return Some(p);
+                }
+            } else if policy.patterns {
                 let mut shapes = Candidates::new();
                 for d in crate::board::RING {
                     let q = (l as isize + d) as usize;
@@ -346,6 +439,44 @@ impl Board {
         } else {
             self.random_playout_move(color, rng)
         }
+    }
+
+    /// The learned shape step: each empty point next to `l` that `c` may play (and that puts
+    /// no two stones into atari, nor one when `policy.avoid_self_atari` is off… as the MoGo
+    /// step) is drawn with weight `bonus × w`, w its shape's weight, against a weight of 1 for
+    /// each empty point of the board (the random step's moves); `None` when the draw falls
+    /// there.
+    fn learned_shape_move<R: RngCore + ?Sized>(
+        &self,
+        l: usize,
+        c: u8,
+        policy: &Policy,
+        weights: &ShapeWeights,
+        bonus: f32,
+        rng: &mut R,
+    ) -> Option<Point> {
+        let mut points = [0u16; 8];
+        let mut cumulative = [0f32; 8];
+        let mut n = 0;
+        let mut total = 0f32;
+        for d in crate::board::RING {
+            let q = (l as isize + d) as usize;
+            if self.cell(q) == 2
+                && self.playable_at(q, c)
+                && self.self_atari_at(q, c).is_none_or(|size| size == 1 && !policy.avoid_self_atari)
+            {
+                total += bonus * weights.weight_at(self, q, c);
+                points[n] = q as u16;
+                cumulative[n] = total;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        let draw = (rng.next_u32() as f32 / 4_294_967_296.0) * (total + self.empty_count() as f32);
+        let i = cumulative[..n].iter().position(|&x| draw < x)?;
+        Some(Point::from_index(points[i] as usize))
     }
 
     /// The vital point of a three-point eye space next to `l` (straight or bent three, 直三 /
@@ -746,6 +877,47 @@ mod tests {
             . X O . .",
         );
         assert!(answers(&g, Color::Black, "C3", policy).len() > 2);
+    }
+
+    #[test]
+    fn learned_shapes_draw_by_weight_next_to_the_last_move() {
+        // Weights that like only a point with the player's stone to its north.
+        let weights = ShapeWeights::new(|cells| if cells[0] == 0 { 1e3 } else { 1e-3 });
+        let g = game(
+            "
+            . . . . .
+            . . . . .
+            . X O . .
+            . . . . .
+            . . . . .",
+        );
+        let board = g.board();
+        assert!(weights.weight(board, at("B2"), Color::Black) > 500.0);
+        assert!(weights.weight(board, at("B2"), Color::White) < 0.01, "White sees Black's B3 as the opponent's");
+        assert!(weights.weight(board, at("C2"), Color::White) > 500.0);
+        let policy = Policy { capture: false, escape: false, two_liberties: false, ..Policy::HEAVY };
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut seen = std::collections::BTreeMap::new();
+        for _ in 0..400 {
+            let p = board.policy_move_shaped(Color::Black, Some(at("C3")), &policy, Some((&weights, 1.0)), &mut rng);
+            *seen.entry(p.map_or("pass".to_string(), |p| p.to_string())).or_insert(0) += 1;
+        }
+        // B2 is the one point next to C3 under a black stone: nearly every draw (1000 against
+        // the 22 empty points' 22 and the others' thousandths).
+        assert!(seen.get("B2").copied().unwrap_or(0) > 360, "{seen:?}");
+        // A bonus of 0 leaves every move to the random step; no weights, MoGo's shapes.
+        let mut rng = SmallRng::seed_from_u64(3);
+        let spread = (0..200)
+            .filter_map(|_| {
+                board.policy_move_shaped(Color::Black, Some(at("C3")), &policy, Some((&weights, 0.0)), &mut rng)
+            })
+            .filter(|&p| p == at("B2"))
+            .count();
+        assert!(spread < 40, "{spread}");
+        assert_eq!(
+            board.policy_move_shaped(Color::Black, Some(at("C3")), &policy, None, &mut SmallRng::seed_from_u64(3)),
+            board.policy_move(Color::Black, Some(at("C3")), &policy, &mut SmallRng::seed_from_u64(3))
+        );
     }
 
     #[test]

@@ -71,7 +71,11 @@ pub(crate) fn leaders(children: impl Iterator<Item = (u32, f64)>) -> (Leader, Le
 pub(crate) fn close(first: Leader, second: Leader) -> bool {
     let (n1, n2) = (f64::from(first.0), f64::from(second.0));
     let w2 = f64::from(second.1);
-    let error = (w2 * (1.0 - w2) / n2.max(1.0)).sqrt();
+    // The standard error of a rate smoothed by one win and one loss, so that two moves both
+    // winning every simulation so far (quick captures, the mercy rule) stay close rather than
+    // looking certain.
+    let smoothed = (w2 * n2 + 1.0) / (n2 + 2.0);
+    let error = (smoothed * (1.0 - smoothed) / n2.max(1.0)).sqrt();
     n1 < 1.5 * n2 || (n1 <= 20.0 * n2 && f64::from(first.1) - w2 < 2.0 * error)
 }
 
@@ -131,6 +135,9 @@ mod tests {
         assert!(time_is_up(b, ms(1000), 5_000, || ((2_000, 0.6), (90, 0.7))));
         // At the maximum, close or not.
         assert!(time_is_up(b, ms(3000), 5_000, || ((1_000, 0.6), (900, 0.6))));
+        // Two moves that have won every simulation are close, however few.
+        assert!(!time_is_up(b, ms(1000), 64, || ((16, 1.0), (9, 1.0))));
+        assert!(time_is_up(b, ms(1000), 64, || ((16, 1.0), (9, 0.2))));
     }
 
     #[test]

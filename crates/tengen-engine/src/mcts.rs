@@ -38,8 +38,12 @@ pub struct SearchParams {
     pub expand_after: u32,
     /// Resign when the best move wins less often than this…
     pub resign_below: f32,
-    /// …after at least this many simulations.
+    /// …after at least this many simulations…
     pub resign_after: u32,
+    /// …in this many of the player's searches in a row (at least 1), so that one pessimistic
+    /// search does not throw away a game the opponent may still spoil. The playout search's
+    /// only: the network search trusts its network's judgement at once.
+    pub resign_moves: u32,
     /// Nodes the tree may hold; past it, leaves stop expanding.
     pub max_nodes: usize,
     /// Seed of the playouts' random generator.
@@ -61,6 +65,22 @@ pub struct SearchParams {
     /// policy when it is legal, fills no own eye and puts no two stones into atari. On by
     /// default (ARCHITECTURE.md).
     pub last_good_reply: bool,
+    /// With [`SearchParams::last_good_reply`], also remember the reply to the last two moves
+    /// (the player's own and the opponent's answer: LGRF-2), tried before the reply to the last
+    /// move alone.
+    pub last_good_reply_2: bool,
+    /// Above 0, the playouts' shape step draws among the points next to the last move by
+    /// their learned shapes ([`ShapeTable::playout_weights`]) instead of MoGo's: each with
+    /// weight this × its shape's odds, against 1 for each empty point. 0: MoGo's shapes.
+    pub playout_shapes: f32,
+    /// The policy of the playouts that judge dead stones ([`Mcts::dead_stones_of`]): light by
+    /// default (ARCHITECTURE.md: the heavy policy shies away from the self-ataris that finish
+    /// dead groups).
+    pub status_policy: Policy,
+    /// The mercy rule: a playout ends as soon as one side has captured more stones than the
+    /// other, since the simulation began, by this share of the board's points (Fuego's 0.3);
+    /// that side wins, by two points a stone of the lead. 0: off.
+    pub mercy: f32,
     /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
     /// tanh(margin / board size)). Above 0, the search prefers winning by more and losing by
     /// less — it keeps playing sound moves when far ahead or behind, where every move wins or
@@ -160,6 +180,7 @@ impl Default for SearchParams {
             expand_after: 2,
             resign_below: 0.05,
             resign_after: 2_000,
+            resign_moves: 2,
             max_nodes: 4_000_000,
             seed: 1,
             temperature: 0.0,
@@ -167,6 +188,10 @@ impl Default for SearchParams {
             priors: true,
             shape_prior: 20.0,
             last_good_reply: true,
+            last_good_reply_2: false,
+            playout_shapes: 0.0,
+            status_policy: Policy::LIGHT,
+            mercy: 0.3,
             reuse_tree: true,
             transpositions: false,
             score_weight: 0.3,
@@ -246,6 +271,9 @@ struct Worker {
     /// Last good replies: per player to move (0 Black, 1 White) and opponent's move (a point
     /// index), the reply that last won (0: none). Kept between searches.
     replies: Vec<u16>,
+    /// The same per player, own move before the opponent's, and opponent's move (LGRF-2);
+    /// empty until [`SearchParams::last_good_reply_2`] asks for it.
+    replies_2: Vec<u16>,
 }
 
 impl Worker {
@@ -261,6 +289,7 @@ impl Worker {
             ownership: vec![0.0; Point::TABLE_SIZE],
             playouts: 0,
             replies: vec![0; 2 * Point::TABLE_SIZE],
+            replies_2: Vec::new(),
         }
     }
 }
@@ -269,6 +298,12 @@ impl Worker {
 /// move at point index `previous`.
 fn reply_slot(player: u8, previous: u16) -> usize {
     usize::from(player) * Point::TABLE_SIZE + usize::from(previous)
+}
+
+/// Where [`Worker::replies_2`] keeps the reply of `player` to its own move at `own` followed by
+/// the opponent's at `previous`.
+fn reply_slot_2(player: u8, own: u16, previous: u16) -> usize {
+    (usize::from(player) * Point::TABLE_SIZE + usize::from(own)) * Point::TABLE_SIZE + usize::from(previous)
 }
 
 /// What every worker of one search reads.
@@ -282,6 +317,10 @@ struct Shared<'a> {
     score_scale: f32,
     opponent_passed: bool,
     max_moves: u32,
+    /// Stones captured by Black and by White on the root board.
+    root_captures: [u32; 2],
+    /// The capture lead that ends a playout ([`SearchParams::mercy`]), if on.
+    mercy: Option<u32>,
     started: Instant,
     /// Simulations claimed so far, by all workers.
     claimed: AtomicU32,
@@ -292,6 +331,33 @@ struct Shared<'a> {
     budget: Option<Budget>,
     /// Set when the time is up.
     stop: AtomicBool,
+}
+
+impl<'a> Shared<'a> {
+    /// A search of `game` for `color` from the tree `nodes` (the root at 0).
+    fn new(params: &'a SearchParams, game: &'a Game, color: Color, nodes: Vec<Node>, budget: Option<Budget>) -> Self {
+        let root_board = game.board();
+        let rules = game.rules();
+        let bonus = rules.handicap_bonus.points(game.handicap()) as f32;
+        let points = (root_board.size() * root_board.size()) as u32;
+        Shared {
+            params,
+            tree: Mutex::new(nodes),
+            root_board,
+            color,
+            komi_and_bonus: rules.komi.points() as f32 + bonus,
+            score_scale: root_board.size() as f32,
+            opponent_passed: matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color),
+            max_moves: 3 * points,
+            root_captures: [root_board.captures(Color::Black), root_board.captures(Color::White)],
+            mercy: (params.mercy > 0.0).then_some((params.mercy * points as f32) as u32),
+            started: Instant::now(),
+            claimed: AtomicU32::new(0),
+            table: Mutex::new(std::collections::HashMap::new()),
+            budget,
+            stop: AtomicBool::new(false),
+        }
+    }
 }
 
 /// The two most visited children of the root: visits and win rate.
@@ -368,6 +434,9 @@ pub struct Mcts {
     /// The position the tree in `nodes` was grown from, for reusing it on the next search.
     root: Option<Root>,
     workers: Vec<Worker>,
+    /// Per colour, its searches in a row that found the game lost (see
+    /// [`SearchParams::resign_moves`]).
+    lost_searches: [u32; 2],
 }
 
 /// The root position of the last search.
@@ -570,7 +639,7 @@ impl Mcts {
     pub fn new(params: SearchParams) -> Mcts {
         let rng = SmallRng::seed_from_u64(params.seed ^ 0x9e37_79b9_7f4a_7c15);
         let workers = (0..params.threads.max(1)).map(|k| Worker::new(params.seed.wrapping_add(k as u64))).collect();
-        Mcts { params, rng, nodes: Vec::new(), root: None, workers }
+        Mcts { params, rng, nodes: Vec::new(), root: None, workers, lost_searches: [0; 2] }
     }
 
     /// The parameters.
@@ -653,8 +722,6 @@ impl Mcts {
         monitor: Option<&mut Monitor<'_>>,
     ) -> SearchResult {
         let root_board = game.board();
-        let rules = game.rules();
-        let bonus = rules.handicap_bonus.points(game.handicap()) as f32;
         // Superko at the root needs the game in play; after two passes (counting dead stones)
         // the board's own legality serves.
         let in_play = game.phase() == tengen_core::Phase::Playing;
@@ -684,21 +751,7 @@ impl Mcts {
         };
         let reused = nodes[0].visits;
         self.root = Some(Root { board: root_board.clone(), moves: game.moves().len(), color });
-        let shared = Shared {
-            params: &self.params,
-            tree: Mutex::new(nodes),
-            root_board,
-            color,
-            komi_and_bonus: rules.komi.points() as f32 + bonus,
-            score_scale: root_board.size() as f32,
-            opponent_passed: matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color),
-            max_moves: 3 * (root_board.size() * root_board.size()) as u32,
-            started: Instant::now(),
-            claimed: AtomicU32::new(0),
-            table: Mutex::new(std::collections::HashMap::new()),
-            budget: within(budget, self.params.time),
-            stop: AtomicBool::new(false),
-        };
+        let shared = Shared::new(&self.params, game, color, nodes, within(budget, self.params.time));
         let (first, rest) = self.workers.split_first_mut().expect("at least one worker");
         std::thread::scope(|scope| {
             for worker in rest.iter_mut() {
@@ -853,11 +906,13 @@ impl Worker {
         }
         let leaf_player = to_play;
         let tree_moves = self.sequence.len();
-        if !ended {
-            self.play_out(params, to_play, passes, shared.max_moves);
-        }
-        // Black's score: area minus komi and handicap bonus.
-        let score = self.board.area_score() as f32 - shared.komi_and_bonus;
+        let mercy = if ended { None } else { self.play_out(shared, to_play, passes) };
+        // Black's score: area minus komi and handicap bonus, or two points a stone of the
+        // capture lead when the mercy rule ended the playout.
+        let score = match mercy {
+            Some(lead) => 2.0 * lead as f32,
+            None => self.board.area_score() as f32 - shared.komi_and_bonus,
+        };
         let black_wins = if score > 0.0 {
             1.0
         } else if score < 0.0 {
@@ -884,7 +939,8 @@ impl Worker {
             self.back_up(&mut nodes, tree_moves, black_wins, score, black_utility);
         }
         // Ownership from every fourth playout: the same expectation for a quarter of the
-        // scans (measured: see the commit).
+        // scans (measured: see the commit). A board the mercy rule left unfinished counts as it
+        // stands.
         if self.playouts % 4 == 0 {
             for q in self.board.points() {
                 self.ownership[q.index()] += owner(&self.board, q);
@@ -892,20 +948,48 @@ impl Worker {
         }
     }
 
-    /// Plays light playout moves until two passes in a row or the move cap.
-    fn play_out(&mut self, params: &SearchParams, mut to_play: Color, passes: u32, max_moves: u32) {
+    /// Plays playout moves until two passes in a row, the move cap, or the mercy rule; in the
+    /// last case returns Black's capture lead since the simulation began (negative: White's).
+    fn play_out(&mut self, shared: &Shared<'_>, mut to_play: Color, passes: u32) -> Option<i32> {
+        let params = shared.params;
         let mut turns = 0;
         let mut p = if passes > 0 { 1 } else { 0 };
         let mut last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
-        while p < 2 && turns < max_moves {
-            let reply = if params.last_good_reply { last.and_then(|l| self.good_reply(l, to_play)) } else { None };
-            let choice = reply.or_else(|| self.board.policy_move(to_play, last, &params.policy, &mut self.rng));
+        let mut own = match self.sequence.len() {
+            n if n >= 2 && self.sequence[n - 2].0 != PASS => Some(point(self.sequence[n - 2].0)),
+            _ => None,
+        };
+        let shapes = (params.playout_shapes > 0.0).then(|| (ShapeTable::playout_weights(), params.playout_shapes));
+        if params.last_good_reply_2 && self.replies_2.is_empty() {
+            self.replies_2 = vec![0; 2 * Point::TABLE_SIZE * Point::TABLE_SIZE];
+        }
+        while p < 2 && turns < shared.max_moves {
+            let reply = if params.last_good_reply {
+                last.and_then(|l| {
+                    own.filter(|_| params.last_good_reply_2)
+                        .and_then(|o| self.good_reply_2(o, l, to_play))
+                        .or_else(|| self.good_reply(l, to_play))
+                })
+            } else {
+                None
+            };
+            let choice =
+                reply.or_else(|| self.board.policy_move_shaped(to_play, last, &params.policy, shapes, &mut self.rng));
+            own = last;
             last = choice;
             match choice {
                 Some(q) => {
-                    self.board.play_unchecked(q, to_play);
+                    let played = self.board.play_unchecked(q, to_play);
                     self.sequence.push((q.index() as u16, to_play.index() as u8));
                     p = 0;
+                    if played.captured > 0
+                        && let Some(threshold) = shared.mercy
+                    {
+                        let lead = self.capture_lead(shared);
+                        if lead.unsigned_abs() > threshold {
+                            return Some(lead);
+                        }
+                    }
                 }
                 None => {
                     self.board.pass();
@@ -915,12 +999,34 @@ impl Worker {
             to_play = !to_play;
             turns += 1;
         }
+        None
+    }
+
+    /// Black's captures less White's since the root position.
+    fn capture_lead(&self, shared: &Shared<'_>) -> i32 {
+        let [black, white] = shared.root_captures;
+        (self.board.captures(Color::Black) - black) as i32 - (self.board.captures(Color::White) - white) as i32
     }
 
     /// The remembered reply of `player` to the opponent's move at `last`, if it can be played
     /// as the policy's random moves can (no own eye filled, no two stones put into atari).
     fn good_reply(&self, last: Point, player: Color) -> Option<Point> {
         let r = self.replies[reply_slot(player.index() as u8, last.index() as u16)];
+        if r == 0 {
+            return None;
+        }
+        let p = point(r);
+        (self.board.contains(p)
+            && self.board.is_legal(p, player)
+            && !self.board.is_eye(p, player)
+            && self.board.self_atari(p, player).is_none_or(|size| size < 2))
+        .then_some(p)
+    }
+
+    /// The remembered reply of `player` to its own move at `own` and the opponent's at `last`
+    /// (LGRF-2), if it can be played (as [`Worker::good_reply`]).
+    fn good_reply_2(&self, own: Point, last: Point, player: Color) -> Option<Point> {
+        let r = self.replies_2[reply_slot_2(player.index() as u8, own.index() as u16, last.index() as u16)];
         if r == 0 {
             return None;
         }
@@ -944,6 +1050,21 @@ impl Worker {
                 continue;
             }
             let slot = &mut self.replies[reply_slot(player, previous)];
+            if player == winner {
+                *slot = reply;
+            } else if *slot == reply {
+                *slot = 0;
+            }
+        }
+        if self.replies_2.is_empty() {
+            return;
+        }
+        for triple in self.sequence.windows(3) {
+            let ((own, _), (previous, _), (reply, player)) = (triple[0], triple[1], triple[2]);
+            if own == PASS || previous == PASS || reply == PASS {
+                continue;
+            }
+            let slot = &mut self.replies_2[reply_slot_2(player, own, previous)];
             if player == winner {
                 *slot = reply;
             } else if *slot == reply {
@@ -1008,17 +1129,44 @@ fn owner(board: &Board, p: Point) -> f32 {
     }
 }
 
+/// A playout by `policy` from `board` until two passes in a row or `max_moves`.
+fn policy_playout(board: &mut Board, mut to_move: Color, policy: &Policy, rng: &mut SmallRng, max_moves: u32) {
+    let (mut passes, mut last) = (0, None);
+    for _ in 0..max_moves {
+        last = board.policy_move(to_move, last, policy, rng);
+        match last {
+            Some(q) => {
+                board.play_unchecked(q, to_move);
+                passes = 0;
+            }
+            None => {
+                board.pass();
+                passes += 1;
+                if passes == 2 {
+                    break;
+                }
+            }
+        }
+        to_move = !to_move;
+    }
+}
+
 impl Mcts {
-    /// Ownership from `playouts` light playouts straight from `board`, no tree: the search's
+    /// Ownership from `playouts` playouts (by `status_policy`) straight from `board`, no tree: the search's
     /// ownership would follow its best line, and after two passes that line is another pass
     /// that counts the board as it stands, dead stones and all.
     fn playout_ownership(&mut self, board: &Board, to_move: Color, playouts: u32) -> Vec<f32> {
         let mut scratch = board.clone();
         let mut ownership = vec![0f32; Point::TABLE_SIZE];
         let max_moves = 3 * (board.size() * board.size()) as u32;
+        let policy = self.params.status_policy;
         for _ in 0..playouts {
             scratch.copy_from(board);
-            scratch.playout(to_move, &mut self.rng, max_moves);
+            if policy == Policy::LIGHT {
+                scratch.playout(to_move, &mut self.rng, max_moves);
+            } else {
+                policy_playout(&mut scratch, to_move, &policy, &mut self.rng, max_moves);
+            }
             for q in scratch.points() {
                 ownership[q.index()] += owner(&scratch, q);
             }
@@ -1042,6 +1190,7 @@ impl Mcts {
 impl Engine for Mcts {
     fn clear(&mut self) {
         self.root = None;
+        self.lost_searches = [0; 2];
     }
 
     fn dead_stones(&mut self, game: &Game) -> Option<Vec<Point>> {
@@ -1096,8 +1245,14 @@ impl Engine for Mcts {
                 pv
             );
         }
+        let lost = &mut self.lost_searches[color.index()];
         if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {
-            return Decision::Resign;
+            *lost += 1;
+            if *lost >= self.params.resign_moves {
+                return Decision::Resign;
+            }
+        } else {
+            *lost = 0;
         }
         if self.params.temperature <= 0.0 {
             return Decision::Play(result.best);
@@ -1443,10 +1598,15 @@ mod tests {
         .unwrap();
         let game = Game::try_from(Setup { to_move: Color::White, ..setup }).unwrap();
         for level in 1..=4 {
-            let decision = Mcts::new(SearchParams::level(level)).decide(&game, Color::White, None);
-            assert_ne!(decision, Decision::Resign, "level {level}");
+            let mut engine = Mcts::new(SearchParams::level(level));
+            for _ in 0..3 {
+                assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign, "level {level}");
+            }
         }
-        assert_eq!(Mcts::new(SearchParams::level(6)).decide(&game, Color::White, None), Decision::Resign);
+        // Level 6 resigns once its second search in a row finds the game lost.
+        let mut engine = Mcts::new(SearchParams::level(6));
+        assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign);
+        assert_eq!(engine.decide(&game, Color::White, None), Decision::Resign);
     }
 
     #[test]
@@ -1536,6 +1696,48 @@ mod tests {
         worker.sequence = vec![(idx("G7"), 0), (idx("G6"), 1)];
         worker.learn_replies(0.5);
         assert_eq!(worker.good_reply(at("G7"), Color::White), None);
+    }
+
+    #[test]
+    fn the_mercy_rule_ends_a_playout_once_the_capture_lead_is_large() {
+        // White's seven stones in atari after White's G7: the playout's capture step takes them
+        // at H7.
+        let game = Game::try_from(
+            Setup::from_ascii(
+                "
+                . . . . . . . . .
+                X X X X X X X . .
+                O O O O O O O . .
+                X X X X X X X . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let play_out = |mercy: f32, seed: u64| {
+            let params = SearchParams { mercy, ..SearchParams::default() };
+            let shared = Shared::new(&params, &game, Color::Black, vec![Node::default()], None);
+            let mut worker = Worker::new(seed);
+            worker.board = game.board().clone();
+            worker.sequence = vec![(at("G7").index() as u16, 1)];
+            let ending = worker.play_out(&shared, Color::Black, 0);
+            assert_eq!(worker.sequence[1], (at("H7").index() as u16, 0), "the capture comes first");
+            (ending, worker.sequence.len(), worker.capture_lead(&shared))
+        };
+        for seed in 1..=5 {
+            // A threshold of 4 stones (5% of 81): seven taken end the playout, Black ahead by 7.
+            assert_eq!(play_out(0.05, seed), (Some(7), 2, 7));
+            // 8 stones (10%): the playout goes on; off: it always ends by two passes.
+            let (_, moves, _) = play_out(0.1, seed);
+            assert!(moves > 2, "{moves}");
+            let (ending, moves, _) = play_out(0.0, seed);
+            assert_eq!(ending, None);
+            assert!(moves > 20, "{moves}");
+        }
     }
 
     #[test]
@@ -1663,7 +1865,16 @@ mod tests {
         .unwrap();
         let game = Game::try_from(setup).unwrap();
         let mut engine = Mcts::new(SearchParams { playouts: 3_000, resign_after: 1_000, ..SearchParams::default() });
+        // The game stays lost: a first search plays on, the second resigns, a new game starts
+        // the count afresh; White's searches count apart.
+        assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
         assert_eq!(engine.decide(&game, Color::Black, None), Decision::Resign);
+        engine.clear();
+        assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
+        assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign);
+        assert_eq!(engine.decide(&game, Color::Black, None), Decision::Resign);
+        let mut at_once = Mcts::new(SearchParams { resign_moves: 1, ..engine.params().clone() });
+        assert_eq!(at_once.decide(&game, Color::Black, None), Decision::Resign);
         // Self-play on 5×5: every move the engine chooses is legal for the game.
         let mut game = Game::new(5, Rules::chinese()).unwrap();
         let mut engine = Mcts::new(SearchParams { playouts: 300, resign_after: u32::MAX, ..SearchParams::default() });

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use tengen_core::{Board, Color, Point};
+use tengen_core::{Board, Color, Point, ShapeWeights};
 
 /// A canonical 3 × 3 shape: three bits per neighbour (0 own, 1 opponent, 2 empty, 3 off the
 /// board, 4 own in atari, 5 opponent in atari), the smallest code over the eight symmetries.
@@ -46,6 +46,13 @@ impl Shape {
                 other => other,
             };
         }
+        Shape::canonical(cells)
+    }
+
+    /// The shape of the neighbourhood `cells`, in the order of [`Board::neighbourhood`], each
+    /// coded as in [`Shape`] (the player's view).
+    #[must_use]
+    pub fn from_cells(cells: [u8; RING]) -> Shape {
         Shape::canonical(cells)
     }
 
@@ -181,6 +188,17 @@ impl ShapeTable {
             ShapeTable::from_text(include_str!("../data/shapes.txt")).expect("the shipped shape table reads")
         })
     }
+
+    /// The shipped table as the playout policy's weights ([`ShapeWeights`]), each shape at its
+    /// odds; built once, on first use (about a million neighbourhoods).
+    #[must_use]
+    pub fn playout_weights() -> &'static ShapeWeights {
+        static WEIGHTS: OnceLock<ShapeWeights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            let table = ShapeTable::shipped();
+            ShapeWeights::new(|cells| table.odds(Shape::from_cells(cells)))
+        })
+    }
 }
 
 #[cfg(test)]
@@ -194,6 +212,34 @@ mod tests {
 
     fn at(_board: &Board, name: &str) -> Point {
         name.parse().unwrap()
+    }
+
+    #[test]
+    fn playout_weights_are_the_table_odds_of_each_shape() {
+        // Random positions with chains in atari: every empty point's weight, for either
+        // player, is its shape's odds (to the byte's rounding, e^±1/32).
+        use rand::{RngCore, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let (table, weights) = (ShapeTable::shipped(), ShapeTable::playout_weights());
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut board = Board::new(9).unwrap();
+            let mut color = Color::Black;
+            for _ in 0..30 + rng.next_u32() % 40 {
+                if let Some(p) = board.policy_move(color, None, &tengen_core::Policy::LIGHT, &mut rng) {
+                    board.play_unchecked(p, color);
+                }
+                color = !color;
+            }
+            for p in board.empty_points().collect::<Vec<_>>() {
+                for c in [Color::Black, Color::White] {
+                    let (w, odds) = (weights.weight(&board, p, c), table.odds(Shape::of(&board, p, c)));
+                    assert!((f64::from(w).ln() - odds.ln()).abs() <= 1.0 / 32.0 + 1e-6, "{p} {c}: {w} {odds}\n{board}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]
