@@ -67,11 +67,12 @@ pub struct SearchParams {
     pub last_good_reply: bool,
     /// With [`SearchParams::last_good_reply`], also remember the reply to the last two moves
     /// (the player's own and the opponent's answer: LGRF-2), tried before the reply to the last
-    /// move alone.
+    /// move alone. On by default (ARCHITECTURE.md).
     pub last_good_reply_2: bool,
     /// Above 0, the playouts' shape step draws among the points next to the last move by
     /// their learned shapes ([`ShapeTable::playout_weights`]) instead of MoGo's: each with
     /// weight this × its shape's odds, against 1 for each empty point. 0: MoGo's shapes.
+    /// Default 100 (ARCHITECTURE.md).
     pub playout_shapes: f32,
     /// The policy of the playouts that judge dead stones ([`Mcts::dead_stones_of`]): light by
     /// default (ARCHITECTURE.md: the heavy policy shies away from the self-ataris that finish
@@ -188,8 +189,8 @@ impl Default for SearchParams {
             priors: true,
             shape_prior: 20.0,
             last_good_reply: true,
-            last_good_reply_2: false,
-            playout_shapes: 0.0,
+            last_good_reply_2: true,
+            playout_shapes: 100.0,
             status_policy: Policy::LIGHT,
             mercy: 0.3,
             reuse_tree: true,

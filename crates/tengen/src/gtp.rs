@@ -80,9 +80,9 @@ pub struct Tuning {
     /// Playouts without the last good reply (tuning; see `SearchParams`).
     #[arg(long)]
     no_last_good_reply: bool,
-    /// Also remember replies to the last two moves (LGRF-2; tuning; see `SearchParams`).
+    /// Playouts without the replies to the last two moves (LGRF-2; tuning; see `SearchParams`).
     #[arg(long)]
-    last_good_reply_2: bool,
+    no_last_good_reply_2: bool,
     /// Playouts draw their shape moves by learned shapes, with this bonus for a point next to
     /// the last move; 0 for MoGo's shapes (tuning; see `SearchParams`).
     #[arg(long)]
@@ -112,7 +112,7 @@ impl Tuning {
             expand_after: self.expand_after.unwrap_or(base.expand_after).max(1),
             shape_prior: self.shape_prior.unwrap_or(base.shape_prior).max(0.0),
             last_good_reply: base.last_good_reply && !self.no_last_good_reply,
-            last_good_reply_2: base.last_good_reply_2 || self.last_good_reply_2,
+            last_good_reply_2: base.last_good_reply_2 && !self.no_last_good_reply_2,
             playout_shapes: self.playout_shapes.unwrap_or(base.playout_shapes).max(0.0),
             status_policy: self.status_policy.unwrap_or(base.status_policy),
             mercy: self.mercy.unwrap_or(base.mercy).max(0.0),

@@ -226,6 +226,13 @@ fn gtp_verbose_reports_each_decision_and_tuning_flags_apply() {
             "--shape-prior",
             "0",
             "--no-last-good-reply",
+            "--no-last-good-reply-2",
+            "--playout-shapes",
+            "0",
+            "--mercy",
+            "0",
+            "--status-policy",
+            "capture,escape",
             "-v",
         ])
         .stdin(std::process::Stdio::piped())
