@@ -13,7 +13,9 @@
 //!    chain of two liberties to three or more;
 //! 4. **nakade** (off by default): the middle of a three-point eye space next to `last`;
 //! 5. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
-//!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player;
+//!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player — or, with learned
+//!    weights ([`Board::policy_move_shaped`], [`ShapeWeights`]), a point next to `last` drawn
+//!    by its shape's weight against the rest of the board;
 //! 6. **anywhere** (off by default): a chain in atari anywhere on the board — the
 //!    opponent's taken, the player's saved by extending to two or more liberties (not a
 //!    one-stone ko);

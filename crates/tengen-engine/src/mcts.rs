@@ -79,7 +79,7 @@ pub struct SearchParams {
     /// dead groups).
     pub status_policy: Policy,
     /// The mercy rule: a playout ends as soon as one side has captured more stones than the
-    /// other, since the simulation began, by this share of the board's points (Fuego's 0.3);
+    /// other, since the simulation began, by more than this share of the board's points;
     /// that side wins, by two points a stone of the lead. 0: off.
     pub mercy: f32,
     /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
@@ -299,6 +299,15 @@ impl Worker {
 /// move at point index `previous`.
 fn reply_slot(player: u8, previous: u16) -> usize {
     usize::from(player) * Point::TABLE_SIZE + usize::from(previous)
+}
+
+/// Keeps `reply` in `slot` when its player won the simulation; forgets it there when it lost.
+fn remember(slot: &mut u16, reply: u16, won: bool) {
+    if won {
+        *slot = reply;
+    } else if *slot == reply {
+        *slot = 0;
+    }
 }
 
 /// Where [`Worker::replies_2`] keeps the reply of `player` to its own move at `own` followed by
@@ -1012,7 +1021,12 @@ impl Worker {
     /// The remembered reply of `player` to the opponent's move at `last`, if it can be played
     /// as the policy's random moves can (no own eye filled, no two stones put into atari).
     fn good_reply(&self, last: Point, player: Color) -> Option<Point> {
-        let r = self.replies[reply_slot(player.index() as u8, last.index() as u16)];
+        self.playable_reply(self.replies[reply_slot(player.index() as u8, last.index() as u16)], player)
+    }
+
+    /// The remembered reply `r` (a point index, 0 for none) if `player` can play it as the
+    /// policy's random moves can: legal, no own eye filled, no two stones put into atari.
+    fn playable_reply(&self, r: u16, player: Color) -> Option<Point> {
         if r == 0 {
             return None;
         }
@@ -1027,16 +1041,8 @@ impl Worker {
     /// The remembered reply of `player` to its own move at `own` and the opponent's at `last`
     /// (LGRF-2), if it can be played (as [`Worker::good_reply`]).
     fn good_reply_2(&self, own: Point, last: Point, player: Color) -> Option<Point> {
-        let r = self.replies_2[reply_slot_2(player.index() as u8, own.index() as u16, last.index() as u16)];
-        if r == 0 {
-            return None;
-        }
-        let p = point(r);
-        (self.board.contains(p)
-            && self.board.is_legal(p, player)
-            && !self.board.is_eye(p, player)
-            && self.board.self_atari(p, player).is_none_or(|size| size < 2))
-        .then_some(p)
+        let slot = reply_slot_2(player.index() as u8, own.index() as u16, last.index() as u16);
+        self.playable_reply(self.replies_2[slot], player)
     }
 
     /// Remembers the winner's replies of the simulation just played and forgets the loser's.
@@ -1050,12 +1056,7 @@ impl Worker {
             if previous == PASS || reply == PASS {
                 continue;
             }
-            let slot = &mut self.replies[reply_slot(player, previous)];
-            if player == winner {
-                *slot = reply;
-            } else if *slot == reply {
-                *slot = 0;
-            }
+            remember(&mut self.replies[reply_slot(player, previous)], reply, player == winner);
         }
         if self.replies_2.is_empty() {
             return;
@@ -1065,12 +1066,7 @@ impl Worker {
             if own == PASS || previous == PASS || reply == PASS {
                 continue;
             }
-            let slot = &mut self.replies_2[reply_slot_2(player, own, previous)];
-            if player == winner {
-                *slot = reply;
-            } else if *slot == reply {
-                *slot = 0;
-            }
+            remember(&mut self.replies_2[reply_slot_2(player, own, previous)], reply, player == winner);
         }
     }
 
@@ -1697,6 +1693,31 @@ mod tests {
         worker.sequence = vec![(idx("G7"), 0), (idx("G6"), 1)];
         worker.learn_replies(0.5);
         assert_eq!(worker.good_reply(at("G7"), Color::White), None);
+    }
+
+    #[test]
+    fn replies_to_two_moves_are_learned_like_replies_to_one() {
+        let mut worker = Worker::new(1);
+        worker.board = Game::new(9, Rules::chinese()).unwrap().board().clone();
+        let idx = |s: &str| at(s).index() as u16;
+        // Without the LGRF-2 table, only replies to one move are learned.
+        worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0)];
+        worker.learn_replies(1.0);
+        assert!(worker.replies_2.is_empty());
+        worker.replies_2 = vec![0; 2 * Point::TABLE_SIZE * Point::TABLE_SIZE];
+        // Black won: D3 is Black's reply to its own E5 then White's C3; White's C3 after E5
+        // alone is no reply to two moves.
+        worker.learn_replies(1.0);
+        assert_eq!(worker.good_reply_2(at("E5"), at("C3"), Color::Black), Some(at("D3")));
+        assert_eq!(worker.good_reply_2(at("G7"), at("C3"), Color::Black), None, "another first move");
+        assert_eq!(worker.replies_2.iter().filter(|&&r| r != 0).count(), 1);
+        // Through a pass, nothing; a loss with the same reply forgets it.
+        worker.sequence = vec![(PASS, 0), (idx("C3"), 1), (idx("D4"), 0)];
+        worker.learn_replies(1.0);
+        assert_eq!(worker.replies_2.iter().filter(|&&r| r != 0).count(), 1);
+        worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0)];
+        worker.learn_replies(0.0);
+        assert_eq!(worker.good_reply_2(at("E5"), at("C3"), Color::Black), None);
     }
 
     #[test]
