@@ -443,10 +443,10 @@ impl Board {
         }
     }
 
-    /// The learned shape step: each empty point next to `l` that `c` may play (and that puts
-    /// no two stones into atari, nor one when `policy.avoid_self_atari` is off… as the MoGo
-    /// step) is drawn with weight `bonus × w`, w its shape's weight, against a weight of 1 for
-    /// each empty point of the board (the random step's moves); `None` when the draw falls
+    /// The learned shape step: each empty point next to `l` that `c` may play without a
+    /// self-atari (of a single stone allowed when `policy.avoid_self_atari` is off, as in the
+    /// MoGo step) is drawn with weight `bonus × w`, w its shape's weight, against a weight of 1
+    /// for each empty point of the board (the random step's moves); `None` when the draw falls
     /// there.
     fn learned_shape_move<R: RngCore + ?Sized>(
         &self,
