@@ -269,6 +269,8 @@ struct Worker {
     ownership: Vec<f32>,
     /// Simulations finished in the current search.
     playouts: u32,
+    /// Of those, the ones whose final board was added to `ownership`.
+    sampled: u32,
     /// Last good replies: per player to move (0 Black, 1 White) and opponent's move (a point
     /// index), the reply that last won (0: none). Kept between searches.
     replies: Vec<u16>,
@@ -289,6 +291,7 @@ impl Worker {
             priors: Vec::new(),
             ownership: vec![0.0; Point::TABLE_SIZE],
             playouts: 0,
+            sampled: 0,
             replies: vec![0; 2 * Point::TABLE_SIZE],
             replies_2: Vec::new(),
         }
@@ -786,7 +789,7 @@ impl Mcts {
             .collect();
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
         let (best, _, win_rate) = moves.first().copied().unwrap_or((Move::Pass, 0, 0.0));
-        let sampled: u32 = self.workers.iter().map(|w| w.playouts.div_ceil(4)).sum();
+        let sampled: u32 = self.workers.iter().map(|w| w.sampled).sum();
         let scale = 1.0 / sampled.max(1) as f32;
         let mut ownership = vec![0f32; Point::TABLE_SIZE];
         for w in &self.workers {
@@ -803,6 +806,7 @@ impl Worker {
     fn run(&mut self, shared: &Shared<'_>, mut monitor: Option<&mut Monitor<'_>>) {
         let params = shared.params;
         self.playouts = 0;
+        self.sampled = 0;
         self.ownership.iter_mut().for_each(|o| *o = 0.0);
         loop {
             if shared.stop.load(Ordering::Relaxed) {
@@ -816,7 +820,7 @@ impl Worker {
                 if self.playouts % 16 == 0 && m.last.elapsed() >= m.interval {
                     let analysis = {
                         let nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                        let sampled = self.playouts.div_ceil(4);
+                        let sampled = self.sampled;
                         snapshot(&nodes, shared.claimed.load(Ordering::Relaxed), &self.ownership, sampled)
                     };
                     m.last = Instant::now();
@@ -916,7 +920,11 @@ impl Worker {
         }
         let leaf_player = to_play;
         let tree_moves = self.sequence.len();
-        let mercy = if ended { None } else { self.play_out(shared, to_play, passes) };
+        // Every fourth playout gives its final board to the ownership, so it is played to the
+        // end: the mercy rule would leave it unfinished (and skipping those it ends would
+        // bias the ownership towards the playouts without a rout).
+        let sample = self.playouts % 4 == 0;
+        let mercy = if ended { None } else { self.play_out(shared, to_play, passes, !sample) };
         // Black's score: area minus komi and handicap bonus, or two points a stone of the
         // capture lead when the mercy rule ended the playout.
         let score = match mercy {
@@ -949,18 +957,19 @@ impl Worker {
             self.back_up(&mut nodes, tree_moves, black_wins, score, black_utility);
         }
         // Ownership from every fourth playout: the same expectation for a quarter of the
-        // scans (measured: see the commit). A board the mercy rule left unfinished counts as it
-        // stands.
-        if self.playouts % 4 == 0 {
+        // scans (measured: see the commit).
+        if sample {
             for q in self.board.points() {
                 self.ownership[q.index()] += owner(&self.board, q);
             }
+            self.sampled += 1;
         }
     }
 
-    /// Plays playout moves until two passes in a row, the move cap, or the mercy rule; in the
-    /// last case returns Black's capture lead since the simulation began (negative: White's).
-    fn play_out(&mut self, shared: &Shared<'_>, mut to_play: Color, passes: u32) -> Option<i32> {
+    /// Plays playout moves until two passes in a row, the move cap, or (with `mercy`) the
+    /// mercy rule; in the last case returns Black's capture lead since the simulation began
+    /// (negative: White's).
+    fn play_out(&mut self, shared: &Shared<'_>, mut to_play: Color, passes: u32, mercy: bool) -> Option<i32> {
         let params = shared.params;
         let mut turns = 0;
         let mut p = if passes > 0 { 1 } else { 0 };
@@ -993,6 +1002,7 @@ impl Worker {
                     self.sequence.push((q.index() as u16, to_play.index() as u8));
                     p = 0;
                     if played.captured > 0
+                        && mercy
                         && let Some(threshold) = shared.mercy
                     {
                         let lead = self.capture_lead(shared);
@@ -1740,16 +1750,17 @@ mod tests {
             .unwrap(),
         )
         .unwrap();
-        let play_out = |mercy: f32, seed: u64| {
+        let play_out_with = |mercy: f32, seed: u64, allowed: bool| {
             let params = SearchParams { mercy, ..SearchParams::default() };
             let shared = Shared::new(&params, &game, Color::Black, vec![Node::default()], None);
             let mut worker = Worker::new(seed);
             worker.board = game.board().clone();
             worker.sequence = vec![(at("G7").index() as u16, 1)];
-            let ending = worker.play_out(&shared, Color::Black, 0);
+            let ending = worker.play_out(&shared, Color::Black, 0, allowed);
             assert_eq!(worker.sequence[1], (at("H7").index() as u16, 0), "the capture comes first");
             (ending, worker.sequence.len(), worker.capture_lead(&shared))
         };
+        let play_out = |mercy: f32, seed: u64| play_out_with(mercy, seed, true);
         for seed in 1..=5 {
             // A threshold of 4 stones (5% of 81): seven taken end the playout, Black ahead by 7.
             assert_eq!(play_out(0.05, seed), (Some(7), 2, 7));
@@ -1757,6 +1768,10 @@ mod tests {
             let (_, moves, _) = play_out(0.1, seed);
             assert!(moves > 2, "{moves}");
             let (ending, moves, _) = play_out(0.0, seed);
+            assert_eq!(ending, None);
+            assert!(moves > 20, "{moves}");
+            // A playout whose board goes to the ownership is played to the end.
+            let (ending, moves, _) = play_out_with(0.05, seed, false);
             assert_eq!(ending, None);
             assert!(moves > 20, "{moves}");
         }
