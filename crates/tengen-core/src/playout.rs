@@ -64,12 +64,37 @@ impl Board {
     /// Plays random moves (by [`Board::random_playout_move`]) from `to_move` until two passes
     /// in a row or `max_moves` moves, then scores the board by area (see
     /// [`Board::area_score`]). Never allocates.
-    pub fn playout<R: RngCore + ?Sized>(&mut self, mut to_move: Color, rng: &mut R, max_moves: u32) -> Playout {
+    pub fn playout<R: RngCore + ?Sized>(&mut self, to_move: Color, rng: &mut R, max_moves: u32) -> Playout {
+        self.playout_by(to_move, max_moves, |board, color, _| board.random_playout_move(color, rng))
+    }
+
+    /// [`Board::playout`] with the moves of `policy` ([`Board::policy_move`], each answering
+    /// the move before it); `Policy::LIGHT` plays the same moves as [`Board::playout`].
+    pub fn policy_playout<R: RngCore + ?Sized>(
+        &mut self,
+        to_move: Color,
+        policy: &crate::Policy,
+        rng: &mut R,
+        max_moves: u32,
+    ) -> Playout {
+        self.playout_by(to_move, max_moves, |board, color, last| board.policy_move(color, last, policy, rng))
+    }
+
+    /// The playout loop: `next(board, colour, last move)` chooses each move (`None`: a pass).
+    #[inline(always)]
+    fn playout_by(
+        &mut self,
+        mut to_move: Color,
+        max_moves: u32,
+        mut next: impl FnMut(&Board, Color, Option<Point>) -> Option<Point>,
+    ) -> Playout {
         let mut moves = 0;
         let mut passes = 0;
         let mut turns = 0;
+        let mut last = None;
         while passes < 2 && turns < max_moves {
-            match self.random_playout_move(to_move, rng) {
+            last = next(self, to_move, last);
+            match last {
                 Some(p) => {
                     self.play_unchecked(p, to_move);
                     moves += 1;
@@ -119,5 +144,28 @@ impl Board {
         let (black, white) = self.neighbour_colours(p);
         let edge = black.min(white);
         i32::from(white == edge && black > edge) - i32::from(black == edge && white > edge)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Policy;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    #[test]
+    fn a_light_policy_playout_is_the_light_playout() {
+        for seed in 0..20 {
+            let (mut a, mut b) = (Board::new(9).unwrap(), Board::new(9).unwrap());
+            let la = a.playout(Color::Black, &mut SmallRng::seed_from_u64(seed), 243);
+            let lb = b.policy_playout(Color::Black, &Policy::LIGHT, &mut SmallRng::seed_from_u64(seed), 243);
+            assert_eq!((la, a.hash()), (lb, b.hash()), "seed {seed}");
+        }
+        // The heavy policy plays other moves from the same seed.
+        let (mut a, mut b) = (Board::new(9).unwrap(), Board::new(9).unwrap());
+        a.playout(Color::Black, &mut SmallRng::seed_from_u64(1), 243);
+        b.policy_playout(Color::Black, &Policy::HEAVY, &mut SmallRng::seed_from_u64(1), 243);
+        assert_ne!(a.hash(), b.hash());
     }
 }

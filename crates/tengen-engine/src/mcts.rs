@@ -267,10 +267,8 @@ struct Worker {
     priors: Vec<(f32, f32)>,
     /// Ownership summed over this worker's sampled playouts.
     ownership: Vec<f32>,
-    /// Simulations finished in the current search.
+    /// Simulations finished in the current search (one in four gave `ownership` its board).
     playouts: u32,
-    /// Of those, the ones whose final board was added to `ownership`.
-    sampled: u32,
     /// Last good replies: per player to move (0 Black, 1 White) and opponent's move (a point
     /// index), the reply that last won (0: none). Kept between searches.
     replies: Vec<u16>,
@@ -291,7 +289,6 @@ impl Worker {
             priors: Vec::new(),
             ownership: vec![0.0; Point::TABLE_SIZE],
             playouts: 0,
-            sampled: 0,
             replies: vec![0; 2 * Point::TABLE_SIZE],
             replies_2: Vec::new(),
         }
@@ -789,7 +786,7 @@ impl Mcts {
             .collect();
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
         let (best, _, win_rate) = moves.first().copied().unwrap_or((Move::Pass, 0, 0.0));
-        let sampled: u32 = self.workers.iter().map(|w| w.sampled).sum();
+        let sampled: u32 = self.workers.iter().map(|w| w.playouts.div_ceil(4)).sum();
         let scale = 1.0 / sampled.max(1) as f32;
         let mut ownership = vec![0f32; Point::TABLE_SIZE];
         for w in &self.workers {
@@ -806,7 +803,6 @@ impl Worker {
     fn run(&mut self, shared: &Shared<'_>, mut monitor: Option<&mut Monitor<'_>>) {
         let params = shared.params;
         self.playouts = 0;
-        self.sampled = 0;
         self.ownership.iter_mut().for_each(|o| *o = 0.0);
         loop {
             if shared.stop.load(Ordering::Relaxed) {
@@ -820,7 +816,7 @@ impl Worker {
                 if self.playouts % 16 == 0 && m.last.elapsed() >= m.interval {
                     let analysis = {
                         let nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                        let sampled = self.sampled;
+                        let sampled = self.playouts.div_ceil(4);
                         snapshot(&nodes, shared.claimed.load(Ordering::Relaxed), &self.ownership, sampled)
                     };
                     m.last = Instant::now();
@@ -962,7 +958,6 @@ impl Worker {
             for q in self.board.points() {
                 self.ownership[q.index()] += owner(&self.board, q);
             }
-            self.sampled += 1;
         }
     }
 
@@ -1136,28 +1131,6 @@ fn owner(board: &Board, p: Point) -> f32 {
     }
 }
 
-/// A playout by `policy` from `board` until two passes in a row or `max_moves`.
-fn policy_playout(board: &mut Board, mut to_move: Color, policy: &Policy, rng: &mut SmallRng, max_moves: u32) {
-    let (mut passes, mut last) = (0, None);
-    for _ in 0..max_moves {
-        last = board.policy_move(to_move, last, policy, rng);
-        match last {
-            Some(q) => {
-                board.play_unchecked(q, to_move);
-                passes = 0;
-            }
-            None => {
-                board.pass();
-                passes += 1;
-                if passes == 2 {
-                    break;
-                }
-            }
-        }
-        to_move = !to_move;
-    }
-}
-
 impl Mcts {
     /// Ownership from `playouts` playouts (by `status_policy`) straight from `board`, no tree: the search's
     /// ownership would follow its best line, and after two passes that line is another pass
@@ -1169,11 +1142,7 @@ impl Mcts {
         let policy = self.params.status_policy;
         for _ in 0..playouts {
             scratch.copy_from(board);
-            if policy == Policy::LIGHT {
-                scratch.playout(to_move, &mut self.rng, max_moves);
-            } else {
-                policy_playout(&mut scratch, to_move, &policy, &mut self.rng, max_moves);
-            }
+            scratch.policy_playout(to_move, &policy, &mut self.rng, max_moves);
             for q in scratch.points() {
                 ownership[q.index()] += owner(&scratch, q);
             }

@@ -46,17 +46,13 @@ impl Shape {
                 other => other,
             };
         }
-        Shape::canonical(cells)
+        Shape::from_cells(cells)
     }
 
     /// The shape of the neighbourhood `cells`, in the order of [`Board::neighbourhood`], each
-    /// coded as in [`Shape`] (the player's view).
+    /// coded as in [`Shape`] (the player's view): the smallest code over the symmetries.
     #[must_use]
     pub fn from_cells(cells: [u8; RING]) -> Shape {
-        Shape::canonical(cells)
-    }
-
-    fn canonical(cells: [u8; RING]) -> Shape {
         let encode = |f: &dyn Fn(usize) -> usize| (0..RING).fold(0u32, |acc, k| (acc << 3) | u32::from(cells[f(k)]));
         let mut best = u32::MAX;
         for turn in (0..RING).step_by(2) {
