@@ -329,6 +329,9 @@ struct Shared<'a> {
     max_moves: u32,
     /// Stones captured by Black and by White on the root board.
     root_captures: [u32; 2],
+    /// The searching player's stones that the status playouts call dead on the root board:
+    /// taken off when two passes end the game inside the tree (see [`terminal_score`]).
+    own_dead: Vec<Point>,
     /// The capture lead that ends a playout ([`SearchParams::mercy`]), if on.
     mercy: Option<u32>,
     started: Instant,
@@ -345,7 +348,15 @@ struct Shared<'a> {
 
 impl<'a> Shared<'a> {
     /// A search of `game` for `color` from the tree `nodes` (the root at 0).
-    fn new(params: &'a SearchParams, game: &'a Game, color: Color, nodes: Vec<Node>, budget: Option<Budget>) -> Self {
+    fn new(
+        params: &'a SearchParams,
+        game: &'a Game,
+        color: Color,
+        nodes: Vec<Node>,
+        budget: Option<Budget>,
+        own_dead: Vec<Point>,
+        started: Instant,
+    ) -> Self {
         let root_board = game.board();
         let rules = game.rules();
         let bonus = rules.handicap_bonus.points(game.handicap()) as f32;
@@ -360,8 +371,9 @@ impl<'a> Shared<'a> {
             opponent_passed: matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color),
             max_moves: 3 * points,
             root_captures: [root_board.captures(Color::Black), root_board.captures(Color::White)],
+            own_dead,
             mercy: (params.mercy > 0.0).then_some((params.mercy * points as f32) as u32),
-            started: Instant::now(),
+            started,
             claimed: AtomicU32::new(0),
             table: Mutex::new(std::collections::HashMap::new()),
             budget,
@@ -589,6 +601,35 @@ fn stone_saved_at(board: &Board, p: Point, player: Color) -> Point {
     board.neighbours(p).find(|&n| board.get(n) == Some(player) && board.atari_liberty(n) == Some(p)).unwrap_or(p)
 }
 
+/// Status playouts that find the searching player's dead stones for the counts of games
+/// ended inside the tree (a few milliseconds on 9 × 9, some 30 on 19 × 19).
+const TERMINAL_STATUS_PLAYOUTS: u32 = 1_000;
+
+/// Who owns each point of `board` when two passes end the game inside the tree: a
+/// referee's count (empty regions bordered by one colour are that colour's — the board is not
+/// filled in, so the playouts' count of stones and one-point eyes would hand the game to the
+/// side with more stones on the board), with the searching player `color`'s chains through
+/// `dead` (its stones that the status playouts call dead) taken off. Its own dead stones, not
+/// the opponent's: its count can only be too low. Counting the board as it stood, dead stones
+/// alive, the engine passed won games away.
+fn terminal_owners(board: &mut Board, color: Color, dead: &[Point]) -> tengen_core::OwnerMap {
+    for &p in dead {
+        if board.get(p) == Some(color) {
+            board.remove_chain_at(p);
+        }
+    }
+    tengen_core::count::area_owners(board, &[])
+}
+
+/// +1 for Black's point, −1 for White's, 0 for a shared one.
+fn owner_value(owner: tengen_core::Owner) -> f32 {
+    match owner {
+        tengen_core::Owner::Black => 1.0,
+        tengen_core::Owner::White => -1.0,
+        _ => 0.0,
+    }
+}
+
 /// The key of a position in the tree: the stones' hash, the player to move, the simple-ko
 /// point and whether the last move was a pass (a second one ends the game).
 fn position_key(board: &Board, to_play: Color, passed: bool) -> u64 {
@@ -711,7 +752,7 @@ impl Mcts {
     /// Runs the search for `color` to move in `game` (any colour may be asked, as GTP allows),
     /// on `params.threads` threads sharing one tree.
     pub fn search(&mut self, game: &Game, color: Color) -> SearchResult {
-        self.search_monitored(game, color, None, None)
+        self.search_monitored(game, color, None, None, Instant::now(), None)
     }
 
     /// Searches like [`Mcts::search`] (within the configured simulations or time) and returns
@@ -730,8 +771,11 @@ impl Mcts {
         color: Color,
         budget: Option<Budget>,
         monitor: Option<&mut Monitor<'_>>,
+        started: Instant,
+        own_dead: Option<Vec<Point>>,
     ) -> SearchResult {
         let root_board = game.board();
+        let own_dead = own_dead.unwrap_or_else(|| self.own_dead_stones(game, color, TERMINAL_STATUS_PLAYOUTS));
         // Superko at the root needs the game in play; after two passes (counting dead stones)
         // the board's own legality serves.
         let in_play = game.phase() == tengen_core::Phase::Playing;
@@ -761,7 +805,7 @@ impl Mcts {
         };
         let reused = nodes[0].visits;
         self.root = Some(Root { board: root_board.clone(), moves: game.moves().len(), color });
-        let shared = Shared::new(&self.params, game, color, nodes, within(budget, self.params.time));
+        let shared = Shared::new(&self.params, game, color, nodes, within(budget, self.params.time), own_dead, started);
         let (first, rest) = self.workers.split_first_mut().expect("at least one worker");
         std::thread::scope(|scope| {
             for worker in rest.iter_mut() {
@@ -921,11 +965,14 @@ impl Worker {
         // bias the ownership towards the playouts without a rout).
         let sample = self.playouts % 4 == 0;
         let mercy = if ended { None } else { self.play_out(shared, to_play, passes, !sample) };
-        // Black's score: area minus komi and handicap bonus, or two points a stone of the
-        // capture lead when the mercy rule ended the playout.
-        let score = match mercy {
-            Some(lead) => 2.0 * lead as f32,
-            None => self.board.area_score() as f32 - shared.komi_and_bonus,
+        // Black's score: area minus komi and handicap bonus (counted by `terminal_owners` when
+        // two passes ended the game in the tree), or two points a stone of the capture lead
+        // when the mercy rule ended the playout.
+        let terminal = ended.then(|| terminal_owners(&mut self.board, shared.color, &shared.own_dead));
+        let score = match (mercy, &terminal) {
+            (Some(lead), _) => 2.0 * lead as f32,
+            (None, Some(owners)) => owners.iter().map(|(_, o)| owner_value(o)).sum::<f32>() - shared.komi_and_bonus,
+            (None, None) => self.board.area_score() as f32 - shared.komi_and_bonus,
         };
         let black_wins = if score > 0.0 {
             1.0
@@ -955,8 +1002,17 @@ impl Worker {
         // Ownership from every fourth playout: the same expectation for a quarter of the
         // scans (measured: see the commit).
         if sample {
-            for q in self.board.points() {
-                self.ownership[q.index()] += owner(&self.board, q);
+            match &terminal {
+                Some(owners) => {
+                    for (q, o) in owners.iter() {
+                        self.ownership[q.index()] += owner_value(o);
+                    }
+                }
+                None => {
+                    for q in self.board.points() {
+                        self.ownership[q.index()] += owner(&self.board, q);
+                    }
+                }
             }
         }
     }
@@ -1161,6 +1217,19 @@ impl Mcts {
         let ownership = self.playout_ownership(board, game.to_move(), self.params.playouts.clamp(1_000, 20_000));
         crate::dead::dead_by_ownership(board, &ownership, 0.2)
     }
+
+    /// `color`'s stones in `game` that `playouts` status playouts call dead (as
+    /// [`Mcts::dead_stones_of`] judges).
+    fn own_dead_stones(&mut self, game: &Game, color: Color, playouts: u32) -> Vec<Point> {
+        let board = game.board();
+        if board.stone_count(color) == 0 {
+            return Vec::new();
+        }
+        let ownership = self.playout_ownership(board, game.to_move(), playouts);
+        let mut dead = crate::dead::dead_by_ownership(board, &ownership, 0.2);
+        dead.retain(|&p| board.get(p) == Some(color));
+        dead
+    }
 }
 
 impl Engine for Mcts {
@@ -1186,26 +1255,34 @@ impl Engine for Mcts {
         self.params.playouts = u32::MAX - 1024;
         self.params.time = None;
         let mut monitor = Monitor { interval, last: Instant::now(), stop, report };
-        self.search_monitored(game, color, None, Some(&mut monitor));
+        self.search_monitored(game, color, None, Some(&mut monitor), Instant::now(), None);
         (self.params.playouts, self.params.time) = own;
         true
     }
 
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
-        // The opponent passed and the count as it stands (every stone alive) wins: pass and
-        // end the game, at every level — weak levels err in play, not by refusing to stop.
+        let started = Instant::now();
+        // The opponent passed and the count wins even with the player's own dead stones taken
+        // off (by the judgement `final_status_list` gives; the opponent's dead stones count as
+        // alive, so a disagreement about them cannot turn the result): pass and end the game,
+        // at every level — weak levels err in play, not by refusing to stop. Counting the
+        // player's dead stones as alive passed won games away (2 of 11 lost in a match).
+        let mut own_dead = None;
         if game.phase() == tengen_core::Phase::Playing
             && matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color)
-            && game.score(&[]).winner() == Some(color)
         {
-            return Decision::Play(Move::Pass);
+            let playouts = self.params.playouts.clamp(1_000, 20_000);
+            let dead = self.own_dead_stones(game, color, playouts);
+            if game.score(&dead).winner() == Some(color) {
+                return Decision::Play(Move::Pass);
+            }
+            own_dead = Some(dead);
         }
         let own = self.params.playouts;
         if budget.is_some() && self.params.time_first {
             self.params.playouts = u32::MAX - 1024;
         }
-        let started = Instant::now();
-        let result = self.search_monitored(game, color, budget, None);
+        let result = self.search_monitored(game, color, budget, None, started, own_dead);
         self.params.playouts = own;
         if self.params.verbose {
             let pv = self.principal_variation(8).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
@@ -1546,6 +1623,60 @@ mod tests {
         assert_ne!(engine.decide(&game, Color::White, None), Decision::Play(Move::Pass));
     }
 
+    /// A match position (move 40 of a lost game): Black has passed; White's stones at B8, H8
+    /// and J8 are dead in Black's area. Counted as alive they win the game for White; taken
+    /// off, Black wins by 3.5 — yet White, to move, can still turn the game.
+    fn own_dead_stones_in_the_opponents_area() -> Game {
+        let setup = Setup::from_ascii(
+            "
+            . . . . . . . . .
+            . O . . . X . O O
+            . . . . X . . . .
+            . . X X X X X X X
+            X X X O X X X O X
+            X O O O O X O O X
+            O O . . . O . O O
+            . . O . . . O . .
+            . . . . . . . . .",
+        )
+        .unwrap();
+        let mut game = Game::try_from(Setup { to_move: Color::Black, ..setup }).unwrap();
+        game.play(Move::Pass).unwrap();
+        game
+    }
+
+    #[test]
+    fn never_passes_by_counting_its_own_dead_stones_alive() {
+        let game = own_dead_stones_in_the_opponents_area();
+        let dead: Vec<Point> = ["B8", "H8", "J8"].iter().map(|v| at(v)).collect();
+        assert_eq!(game.score(&[]).winner(), Some(Color::White), "every stone alive");
+        assert_eq!(game.score(&dead).margin(), 7, "B+3.5 with White's dead stones off");
+        let mut engine = Mcts::new(SearchParams { playouts: 5_000, ..SearchParams::default() });
+        assert_eq!(engine.dead_stones_of(&game), dead);
+        // Neither the answer to the pass nor the search (whose passes end the game inside the
+        // tree) counts them alive.
+        let decision = engine.decide(&game, Color::White, None);
+        assert!(matches!(decision, Decision::Play(Move::Play(_))), "{decision:?}");
+        let r = engine.search(&game, Color::White);
+        let pass = r.moves.iter().find(|m| m.0 == Move::Pass).expect("a pass child");
+        assert!(pass.2 < 0.2, "passing loses: {pass:?}");
+        // A game ended in the tree: for White, its stones come off and the regions are
+        // counted (Black's 46 points to White's 35) — the playouts' count of stones and
+        // one-point eyes would give White the game by komi.
+        let count = |board: &mut Board, color| {
+            terminal_owners(board, color, &dead).iter().map(|(_, o)| owner_value(o)).sum::<f32>()
+        };
+        let mut board = game.board().clone();
+        assert_eq!(count(&mut board, Color::White), 11.0);
+        assert!(dead.iter().all(|&p| board.get(p).is_none()));
+        assert!((board.area_score() as f32) < 7.5, "{}", board.area_score());
+        // For Black, the same list takes nothing off: White's dead stones count as alive and
+        // share the top of the board.
+        let mut board = game.board().clone();
+        assert_eq!(count(&mut board, Color::Black), -19.0);
+        assert_eq!(board, *game.board());
+    }
+
     #[test]
     fn the_side_behind_does_not_pass_early() {
         // Black is slightly behind on an empty board (komi 7.5): passing must not look good.
@@ -1721,7 +1852,8 @@ mod tests {
         .unwrap();
         let play_out_with = |mercy: f32, seed: u64, allowed: bool| {
             let params = SearchParams { mercy, ..SearchParams::default() };
-            let shared = Shared::new(&params, &game, Color::Black, vec![Node::default()], None);
+            let shared =
+                Shared::new(&params, &game, Color::Black, vec![Node::default()], None, Vec::new(), Instant::now());
             let mut worker = Worker::new(seed);
             worker.board = game.board().clone();
             worker.sequence = vec![(at("G7").index() as u16, 1)];

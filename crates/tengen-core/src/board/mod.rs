@@ -625,8 +625,8 @@ impl Board {
     }
 
     /// Removes the chain through `p` (for setting up positions and removing dead stones),
-    /// crediting nobody with captures.
-    pub(crate) fn remove_chain_at(&mut self, p: Point) -> u16 {
+    /// crediting nobody with captures; returns the stones removed (0 when `p` is empty).
+    pub fn remove_chain_at(&mut self, p: Point) -> u16 {
         if self.cells[p.index()] >= EMPTY {
             return 0;
         }
