@@ -353,6 +353,16 @@ impl Candidates {
 }
 
 impl Board {
+    /// Whether `color` may play at `p` as the heavy policy's random step does: a legal move
+    /// (superko aside) that fills no own eye and puts no two stones into atari. For moves
+    /// proposed from elsewhere into the playouts (the engine's last good replies).
+    #[inline]
+    #[must_use]
+    pub fn is_playout_move(&self, p: Point, color: Color) -> bool {
+        let (q, c) = (p.index(), color as u8);
+        self.contains(p) && self.playable_at(q, c) && !self.is_eye_at(q, c) && !self.big_self_atari_at(q, c)
+    }
+
     /// The playout policy's move for `color` after the opponent's move `last` (`None` after a
     /// pass or at the start), or `None` when it has none (the player passes). See the module.
     #[inline]
@@ -458,27 +468,37 @@ impl Board {
         rng: &mut R,
     ) -> Option<Point> {
         let mut points = [0u16; 8];
-        let mut cumulative = [0f32; 8];
+        let mut weight = [0f32; 8];
         let mut n = 0;
         let mut total = 0f32;
         for d in crate::board::RING {
             let q = (l as isize + d) as usize;
-            if self.cell(q) == 2
-                && self.playable_at(q, c)
-                && self.self_atari_at(q, c).is_none_or(|size| size == 1 && !policy.avoid_self_atari)
-            {
-                total += bonus * weights.weight_at(self, q, c);
+            if self.cell(q) == 2 && self.playable_at(q, c) {
                 points[n] = q as u16;
-                cumulative[n] = total;
+                weight[n] = bonus * weights.weight_at(self, q, c);
+                total += weight[n];
                 n += 1;
             }
         }
-        if n == 0 {
-            return None;
+        // Drawn before the (costly) self-atari test, and drawn again without a point that
+        // fails it: the same distribution as drawing among the points that pass.
+        let random_step = self.empty_count() as f32;
+        while n > 0 {
+            let mut draw = (rng.next_u32() as f32 / 4_294_967_296.0) * (total + random_step);
+            let i = weight[..n].iter().position(|&w| {
+                draw -= w;
+                draw < 0.0
+            })?;
+            let q = points[i] as usize;
+            if self.self_atari_at(q, c).is_none_or(|size| size == 1 && !policy.avoid_self_atari) {
+                return Some(Point::from_index(q));
+            }
+            total -= weight[i];
+            n -= 1;
+            points[i] = points[n];
+            weight[i] = weight[n];
         }
-        let draw = (rng.next_u32() as f32 / 4_294_967_296.0) * (total + self.empty_count() as f32);
-        let i = cumulative[..n].iter().position(|&x| draw < x)?;
-        Some(Point::from_index(points[i] as usize))
+        None
     }
 
     /// The vital point of a three-point eye space next to `l` (straight or bent three, 直三 /
@@ -970,6 +990,15 @@ mod tests {
             let mut passes = 0;
             for _ in 0..300 {
                 // Without a last move only the random step plays.
+                // The public filter is the random step's, point by point, for both colours.
+                for q in board.points() {
+                    for c in [Color::Black, Color::White] {
+                        let filter = board.is_legal(q, c)
+                            && !board.is_eye(q, c)
+                            && board.self_atari(q, c).is_none_or(|size| size == 1);
+                        assert_eq!(board.is_playout_move(q, c), filter, "{q} {c} in\n{board}");
+                    }
+                }
                 match board.policy_move(color, None, &Policy::HEAVY, &mut rng) {
                     Some(p) => {
                         assert!(board.is_legal(p, color) && !board.is_eye(p, color));
