@@ -330,7 +330,7 @@ struct Shared<'a> {
     /// Stones captured by Black and by White on the root board.
     root_captures: [u32; 2],
     /// The searching player's stones that the status playouts call dead on the root board:
-    /// taken off when two passes end the game inside the tree (see [`terminal_score`]).
+    /// taken off when two passes end the game inside the tree (see [`terminal_owners`]).
     own_dead: Vec<Point>,
     /// The capture lead that ends a playout ([`SearchParams::mercy`]), if on.
     mercy: Option<u32>,
