@@ -989,7 +989,6 @@ mod tests {
             let mut color = Color::Black;
             let mut passes = 0;
             for _ in 0..300 {
-                // Without a last move only the random step plays.
                 // The public filter is the random step's, point by point, for both colours.
                 for q in board.points() {
                     for c in [Color::Black, Color::White] {
@@ -999,6 +998,7 @@ mod tests {
                         assert_eq!(board.is_playout_move(q, c), filter, "{q} {c} in\n{board}");
                     }
                 }
+                // Without a last move only the random step plays.
                 match board.policy_move(color, None, &Policy::HEAVY, &mut rng) {
                     Some(p) => {
                         assert!(board.is_legal(p, color) && !board.is_eye(p, color));

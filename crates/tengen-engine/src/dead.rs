@@ -1,6 +1,21 @@
 //! Dead stones from an ownership estimate, shared by both searches.
 
-use tengen_core::{Board, Color, Point, pass_alive, seki_partners};
+use tengen_core::{Board, Color, Game, Point, pass_alive, seki_partners};
+
+/// Whether `color` passes back after the opponent's pass, given the stones its judgement calls
+/// `dead`: the count with them taken off wins and none of them is the opponent's. Counting its
+/// own dead stones alive would pass won games away; an opponent's dead stone is taken off the
+/// board first (under area counting that costs nothing), so that no disagreement about it can
+/// turn the result.
+pub(crate) fn passes_back(game: &Game, color: Color, dead: &[Point]) -> bool {
+    !opponent_dead_stands(game.board(), color, dead) && game.score(dead).winner() == Some(color)
+}
+
+/// Whether one of `dead` is a stone of `color`'s opponent on `board`: then `color` does not
+/// pass (it plays another move of its search's).
+pub(crate) fn opponent_dead_stands(board: &Board, color: Color, dead: &[Point]) -> bool {
+    dead.iter().any(|&p| board.get(p) == Some(color.opponent()))
+}
 
 /// The chains of `board` whose points `ownership` (by `Point::index`, Black's +1 to White's
 /// −1) gives, on average, to the opponent by more than `threshold` — never a chain Benson's

@@ -1264,32 +1264,32 @@ impl Engine for Mcts {
 
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
         let started = Instant::now();
-        // The opponent passed and the count wins even with the player's own dead stones taken
-        // off (by the judgement `final_status_list` gives; the opponent's dead stones count as
-        // alive, so a disagreement about them cannot turn the result): pass and end the game,
-        // at every level — weak levels err in play, not by refusing to stop —, unless an
-        // opponent's dead stone still stands: it is taken off the board first (the search
-        // below, and never its pass). Counting the player's dead stones as alive passed won
-        // games away (3 of 11 lost in a match).
-        let mut own_dead = None;
-        let mut opponent_dead = None;
-        if game.phase() == tengen_core::Phase::Playing
-            && matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color)
-        {
-            let playouts = self.params.playouts.clamp(1_000, 20_000);
-            let (mine, theirs): (Vec<Point>, Vec<Point>) =
-                self.dead_stones_of_by(game, playouts).into_iter().partition(|&p| game.board().get(p) == Some(color));
-            if theirs.is_empty() && game.score(&mine).winner() == Some(color) {
-                return Decision::Play(Move::Pass);
-            }
-            own_dead = Some(mine);
-            opponent_dead = Some(theirs);
+        let board = game.board();
+        let in_play = game.phase() == tengen_core::Phase::Playing;
+        let opponent_passed = in_play && matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color);
+        // The dead stones, judged once, within the move's time: after the opponent's pass by
+        // as many playouts as `final_status_list` (the answer may end the game), else by the
+        // few that the counts of games ended in the tree need.
+        let dead = if board.stone_count(Color::Black) + board.stone_count(Color::White) == 0 {
+            Vec::new()
+        } else if opponent_passed {
+            self.dead_stones_of(game)
+        } else {
+            self.dead_stones_of_by(game, TERMINAL_STATUS_PLAYOUTS)
+        };
+        // Pass back, at every level — weak levels err in play, not by refusing to stop —, when
+        // the count wins with the player's dead stones off and none of the opponent's stands
+        // (`dead::passes_back`). Counting its dead stones alive passed won games away (3 of 11
+        // lost in a match).
+        if opponent_passed && crate::dead::passes_back(game, color, &dead) {
+            return Decision::Play(Move::Pass);
         }
+        let own_dead = dead.iter().copied().filter(|&p| board.get(p) == Some(color)).collect();
         let own = self.params.playouts;
         if budget.is_some() && self.params.time_first {
             self.params.playouts = u32::MAX - 1024;
         }
-        let result = self.search_monitored(game, color, budget, None, started, own_dead);
+        let result = self.search_monitored(game, color, budget, None, started, Some(own_dead));
         self.params.playouts = own;
         if self.params.verbose {
             let pv = self.principal_variation(8).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
@@ -1309,15 +1309,10 @@ impl Engine for Mcts {
         // it costs nothing): the most visited move next to one instead (a liberty taken), else
         // the most visited other move.
         let mut result = result;
-        if result.best == Move::Pass && game.phase() == tengen_core::Phase::Playing {
-            let board = game.board();
-            let mut theirs = opponent_dead.unwrap_or_else(|| self.dead_stones_of_by(game, TERMINAL_STATUS_PLAYOUTS));
-            theirs.retain(|&p| board.get(p) == Some(color.opponent()));
-            let touches = |mv: Move| matches!(mv, Move::Play(p) if board.neighbours(p).any(|n| theirs.contains(&n)));
+        if result.best == Move::Pass && in_play && crate::dead::opponent_dead_stands(board, color, &dead) {
+            let touches = |mv: Move| matches!(mv, Move::Play(p) if board.neighbours(p).any(|n| dead.contains(&n) && board.get(n) == Some(!color)));
             let visited = || result.moves.iter().filter(|m| m.0 != Move::Pass && m.1 > 0);
-            if !theirs.is_empty()
-                && let Some(&(mv, _, rate)) = visited().find(|m| touches(m.0)).or_else(|| visited().next())
-            {
+            if let Some(&(mv, _, rate)) = visited().find(|m| touches(m.0)).or_else(|| visited().next()) {
                 result.best = mv;
                 result.win_rate = rate;
             }

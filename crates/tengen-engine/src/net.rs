@@ -658,11 +658,8 @@ impl Engine for NetSearch {
         let Some(game) = searchable(game, color) else { return Decision::Play(Move::Pass) };
         // The opponent passed: pass too when the count, with the stones the network judges
         // dead taken off, wins and none of the opponent's dead stones is left to take.
-        if opponent_passed {
-            let dead = self.dead_stones_with(&game, 2);
-            if game.score(&dead).winner() == Some(color) && dead.iter().all(|&p| game.board().get(p) == Some(color)) {
-                return Decision::Play(Move::Pass);
-            }
+        if opponent_passed && crate::dead::passes_back(&game, color, &self.dead_stones_with(&game, 2)) {
+            return Decision::Play(Move::Pass);
         }
         let analysis = self.search(&game, budget);
         let Some(best) = analysis.moves.first() else { return Decision::Play(Move::Pass) };
@@ -675,7 +672,7 @@ impl Engine for NetSearch {
         // counting taking them costs nothing, and leaving them asks the counting to agree.
         if best.mv == Move::Pass {
             let dead = self.dead_stones_with(&game, 2);
-            if dead.iter().any(|&p| game.board().get(p) == Some(!color))
+            if crate::dead::opponent_dead_stands(game.board(), color, &dead)
                 && let Some(other) = analysis.moves.iter().find(|m| m.mv != Move::Pass)
             {
                 return Decision::Play(other.mv);
