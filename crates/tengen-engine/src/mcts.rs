@@ -1802,12 +1802,15 @@ mod tests {
     #[test]
     fn a_time_budget_stops_the_search() {
         let game = Game::new(19, Rules::chinese()).unwrap();
-        let mut engine = Mcts::new(SearchParams { playouts: u32::MAX, ..SearchParams::default() });
+        // With `time_first` the move lifts the simulation cap for its budget: it must put the
+        // caller's parameters back.
+        let params = SearchParams { playouts: u32::MAX, time_first: true, ..SearchParams::default() };
+        let mut engine = Mcts::new(params.clone());
         let started = Instant::now();
         let decision = engine.decide(&game, Color::Black, Some(Budget::fixed(Duration::from_millis(150))));
         assert!(matches!(decision, Decision::Play(_)));
         assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
-        assert_eq!(engine.params().time, None, "the budget is for one move only");
+        assert_eq!(engine.params(), &params, "the budget is for one move only");
     }
 
     #[test]
