@@ -30,7 +30,8 @@ pub struct SearchParams {
     pub playouts: u32,
     /// Stop after this long, if set (whichever limit comes first).
     pub time: Option<Duration>,
-    /// UCT exploration constant.
+    /// UCT exploration constant. 0 by default: the AMAF statistics and their priors do the
+    /// exploring (ARCHITECTURE.md: 0.1 lost more points per move and more games).
     pub exploration: f32,
     /// RAVE equivalence: visits at which a node's own win rate and its AMAF rate weigh the same.
     pub rave_equivalence: f32,
@@ -176,7 +177,7 @@ impl Default for SearchParams {
         SearchParams {
             playouts: 10_000,
             time: None,
-            exploration: 0.1,
+            exploration: 0.0,
             rave_equivalence: 1000.0,
             expand_after: 2,
             resign_below: 0.05,
@@ -602,6 +603,10 @@ fn add_shape_priors(board: &Board, player: Color, moves: &[u16], priors: &mut [(
 fn stone_saved_at(board: &Board, p: Point, player: Color) -> Point {
     board.neighbours(p).find(|&n| board.get(n) == Some(player) && board.atari_liberty(n) == Some(p)).unwrap_or(p)
 }
+
+/// After the opponent's pass, a move next to an opponent's dead stone is played instead of the
+/// search's choice when its win rate is at most this much lower.
+const CLEAN_UP_MARGIN: f32 = 0.05;
 
 /// Status playouts that find the searching player's dead stones for the counts of games
 /// ended inside the tree (a few milliseconds on 9 × 9, some 30 on 19 × 19).
@@ -1307,12 +1312,21 @@ impl Engine for Mcts {
         }
         // Never a pass while an opponent's dead stone stands in play (under area counting taking
         // it costs nothing): the most visited move next to one instead (a liberty taken), else
-        // the most visited other move.
+        // the most visited other move. After the opponent's pass the dead stones are taken
+        // first whenever a move next to one wins about as often as the search's choice: with
+        // every move winning, the search (no exploration term) spends its visits on whichever
+        // won first, often a move inside its own area.
         let mut result = result;
-        if result.best == Move::Pass && in_play && crate::dead::opponent_dead_stands(board, color, &dead) {
+        if in_play && crate::dead::opponent_dead_stands(board, color, &dead) {
             let touches = |mv: Move| matches!(mv, Move::Play(p) if board.neighbours(p).any(|n| dead.contains(&n) && board.get(n) == Some(!color)));
             let visited = || result.moves.iter().filter(|m| m.0 != Move::Pass && m.1 > 0);
-            if let Some(&(mv, _, rate)) = visited().find(|m| touches(m.0)).or_else(|| visited().next()) {
+            let taking = visited().find(|m| touches(m.0)).copied();
+            let choice = if result.best == Move::Pass {
+                taking.or_else(|| visited().next().copied())
+            } else {
+                taking.filter(|m| opponent_passed && m.2 >= result.win_rate - CLEAN_UP_MARGIN)
+            };
+            if let Some((mv, _, rate)) = choice {
                 result.best = mv;
                 result.win_rate = rate;
             }
