@@ -1317,14 +1317,15 @@ impl Engine for Mcts {
         // every move winning, the search (no exploration term) spends its visits on whichever
         // won first, often a move inside its own area.
         let mut result = result;
-        if in_play && crate::dead::opponent_dead_stands(board, color, &dead) {
+        let passing = result.best == Move::Pass;
+        if in_play && (passing || opponent_passed) && crate::dead::opponent_dead_stands(board, color, &dead) {
             let touches = |mv: Move| matches!(mv, Move::Play(p) if board.neighbours(p).any(|n| dead.contains(&n) && board.get(n) == Some(!color)));
             let visited = || result.moves.iter().filter(|m| m.0 != Move::Pass && m.1 > 0);
             let taking = visited().find(|m| touches(m.0)).copied();
-            let choice = if result.best == Move::Pass {
+            let choice = if passing {
                 taking.or_else(|| visited().next().copied())
             } else {
-                taking.filter(|m| opponent_passed && m.2 >= result.win_rate - CLEAN_UP_MARGIN)
+                taking.filter(|m| m.2 >= result.win_rate - CLEAN_UP_MARGIN)
             };
             if let Some((mv, _, rate)) = choice {
                 result.best = mv;

@@ -658,8 +658,14 @@ impl Engine for NetSearch {
         let Some(game) = searchable(game, color) else { return Decision::Play(Move::Pass) };
         // The opponent passed: pass too when the count, with the stones the network judges
         // dead taken off, wins and none of the opponent's dead stones is left to take.
-        if opponent_passed && crate::dead::passes_back(&game, color, &self.dead_stones_with(&game, 2)) {
-            return Decision::Play(Move::Pass);
+        // Judged once: the same list decides a pass the search prefers below.
+        let mut dead = None;
+        if opponent_passed {
+            let judged = self.dead_stones_with(&game, 2);
+            if crate::dead::passes_back(&game, color, &judged) {
+                return Decision::Play(Move::Pass);
+            }
+            dead = Some(judged);
         }
         let analysis = self.search(&game, budget);
         let Some(best) = analysis.moves.first() else { return Decision::Play(Move::Pass) };
@@ -671,7 +677,7 @@ impl Engine for NetSearch {
         // Never pass while the opponent has dead stones on the board to take off: under area
         // counting taking them costs nothing, and leaving them asks the counting to agree.
         if best.mv == Move::Pass {
-            let dead = self.dead_stones_with(&game, 2);
+            let dead = dead.unwrap_or_else(|| self.dead_stones_with(&game, 2));
             if crate::dead::opponent_dead_stands(game.board(), color, &dead)
                 && let Some(other) = analysis.moves.iter().find(|m| m.mv != Move::Pass)
             {
