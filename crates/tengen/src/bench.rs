@@ -31,7 +31,7 @@ pub enum Bench {
     Nn(NnArgs),
     /// Points the playout search's moves lose on the positions of game records, judged by a
     /// KataGo network (the network's lead before the move minus after it, eight symmetries).
-    /// Prints one line: `loss positions=… playouts=… policy=… mean_loss=… blunders=… …`.
+    /// Prints one line: `loss positions=… playouts=… policy=… mean_loss=… se=… blunders=… …`.
     Loss(crate::judge::LossArgs),
 }
 

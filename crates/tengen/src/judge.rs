@@ -7,7 +7,8 @@
 //! player to move before the move minus their lead after it (both from the network's output,
 //! averaged over the eight symmetries). A perfect move loses about nothing; the network's own
 //! errors are the same for every configuration measured, so differences in the mean are the
-//! search's.
+//! search's. The line gives the mean's standard error (`se`) with it: the same search with
+//! another seed moves the mean by about that much.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -110,6 +111,18 @@ fn positions(path: &std::path::Path, from: usize, to: usize, player: Option<&str
     Ok(out)
 }
 
+/// The standard error of the mean of `n` losses with this `mean` and sum of `squares`: the
+/// sample's standard deviation over √n (`None` below two losses). Two measurements whose means
+/// differ by less than about twice the root of their squared errors' sum are not told apart:
+/// the search is random and a few blunders of tens of points weigh heavily in the mean.
+fn standard_error(n: usize, mean: f64, squares: f64) -> Option<f64> {
+    (n >= 2).then(|| {
+        let n = n as f64;
+        let variance = ((squares - n * mean * mean) / (n - 1.0)).max(0.0);
+        (variance / n).sqrt()
+    })
+}
+
 /// Runs the measurement and prints its line.
 pub fn run(args: &LossArgs) -> Result<()> {
     if args.from == 0 || args.to < args.from {
@@ -136,7 +149,7 @@ pub fn run(args: &LossArgs) -> Result<()> {
         ..args.tuning.apply(SearchParams::default())
     };
     let started = Instant::now();
-    let (mut total, mut blunders, mut simulations) = (0.0, 0usize, 0u64);
+    let (mut total, mut squares, mut blunders, mut simulations) = (0.0, 0.0, 0usize, 0u64);
     for Position { file, number, game, color, recorded } in &all {
         let (chosen, win_rate) = if args.recorded {
             (*recorded, None)
@@ -154,6 +167,7 @@ pub fn run(args: &LossArgs) -> Result<()> {
         }
         let loss = before + lead(&model, &after)?;
         total += loss;
+        squares += loss * loss;
         if loss >= args.blunder {
             blunders += 1;
         }
@@ -167,8 +181,9 @@ pub fn run(args: &LossArgs) -> Result<()> {
         }
     }
     let n = all.len();
+    let mean = total / n as f64;
     println!(
-        "loss positions={n} playouts={} policy={} mean_loss={:.3} blunders={blunders} blunder_rate={:.3} \
+        "loss positions={n} playouts={} policy={} mean_loss={mean:.3} se={} blunders={blunders} blunder_rate={:.3} \
          simulations_per_position={:.0} seconds={:.1}",
         if args.recorded {
             "recorded".to_string()
@@ -178,10 +193,26 @@ pub fn run(args: &LossArgs) -> Result<()> {
             args.playouts.to_string()
         },
         params.policy,
-        total / n as f64,
+        standard_error(n, mean, squares).map_or_else(|| "undefined".to_string(), |se| format!("{se:.3}")),
         blunders as f64 / n as f64,
         simulations as f64 / n as f64,
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::standard_error;
+
+    #[test]
+    fn the_standard_error_is_the_samples_deviation_over_root_n() {
+        // Losses 1, 2, 3, 6: mean 3, squares 50, sample variance (50 − 36) / 3 = 14 / 3, over
+        // 4 → 7 / 6.
+        let se = standard_error(4, 3.0, 50.0).unwrap();
+        assert!((se - (7.0f64 / 6.0).sqrt()).abs() < 1e-12, "{se}");
+        // Equal losses vary not at all; one loss has no spread to measure.
+        assert_eq!(standard_error(3, 2.0, 12.0), Some(0.0));
+        assert_eq!(standard_error(1, 5.0, 25.0), None);
+    }
 }

@@ -578,7 +578,22 @@ fn bench_loss_judges_moves_with_a_network() {
     assert!(out.starts_with("loss positions=1 playouts=recorded "), "{out}");
     let blunder: f64 = err.split("loss=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
     assert!(err.contains(" 1 White J1 ") && blunder > 5.0, "{err}");
-    assert!(out.contains(" blunders=1 "), "{out}");
+    assert!(out.contains(" blunders=1 ") && out.contains(" se=undefined "), "{out}");
+    // Over several positions the line gives the mean's standard error: the losses' sample
+    // deviation over the root of their number.
+    let (code, out, err) = tengen(&["bench", "loss", "--model", model, "--recorded", "--to", "3", "-v", &sgf]);
+    assert_eq!(code, 0, "{err}");
+    let losses: Vec<f64> = err
+        .lines()
+        .filter_map(|l| l.split(" loss=").nth(1))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(losses.len(), 3, "{err}");
+    let mean = losses.iter().sum::<f64>() / 3.0;
+    let expected = (losses.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / 2.0 / 3.0).sqrt();
+    let se: f64 = out.split(" se=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    // (The printed losses are rounded to hundredths.)
+    assert!((se - expected).abs() < 0.01, "{se} against {expected}: {out}");
     // The search takes the stones, which loses next to nothing (the network's one-move
     // judgement is good to a couple of points).
     let (code, out, err) = tengen(&["bench", "loss", "--model", model, "--to", "1", "--playouts", "2000", "-v", &sgf]);
