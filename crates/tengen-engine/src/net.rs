@@ -12,7 +12,9 @@
 //!
 //! Every node's position is replayed on a copy of the real [`Game`], so superko, passes and
 //! the end of play are the game's own: two passes in a row end the game inside the tree, and
-//! that leaf is counted as it stands (every stone alive) instead of evaluated.
+//! that leaf is counted instead of evaluated — as it stands, but for the searching player's
+//! stones that the network judged dead before a search after the opponent's pass (a referee
+//! takes them off; counted alive, they made a pass into a lost count look won).
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -148,6 +150,8 @@ struct Shared<'a> {
     budget: Option<Budget>,
     started: Instant,
     stop: &'a AtomicBool,
+    /// The searching player's stones judged dead, taken off when play ends in the tree.
+    own_dead: &'a [Point],
 }
 
 /// The two most visited children of the root: visits and win rate.
@@ -226,6 +230,7 @@ impl NetSearch {
         budget: Option<Budget>,
         stop: &AtomicBool,
         mut monitor: Option<(Duration, Report<'_>)>,
+        own_dead: &[Point],
     ) {
         let color = game.to_move();
         let nodes = self.reused_tree(game).unwrap_or_else(|| vec![Node::new(Move::Pass, !color, 1.0)]);
@@ -245,6 +250,7 @@ impl NetSearch {
             budget: if monitor.is_some() { None } else { time },
             started,
             stop,
+            own_dead,
         };
         let threads = self.params.threads.max(1);
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
@@ -317,8 +323,14 @@ impl NetSearch {
     pub fn search(&mut self, game: &Game, budget: Option<Budget>) -> Analysis {
         assert_eq!(game.phase(), Phase::Playing, "a search needs a game in play");
         assert_eq!(game.rules().scoring, Scoring::Area, "the network's inputs encode area counting only");
+        self.search_counting(game, budget, &[])
+    }
+
+    /// [`NetSearch::search`] with the player's stones in `own_dead` taken off when play ends
+    /// in the tree.
+    fn search_counting(&mut self, game: &Game, budget: Option<Budget>, own_dead: &[Point]) -> Analysis {
         let stop = AtomicBool::new(false);
-        self.run(game, budget, &stop, None);
+        self.run(game, budget, &stop, None, own_dead);
         self.analysis()
     }
 
@@ -465,7 +477,7 @@ fn worker(shared: &Shared<'_>, seed: u64) {
             let (value, children, ownership) = evaluate(shared, &game, &mut rng);
             (value, Some(children), Some(ownership))
         } else {
-            (counted(&game), None, None)
+            (counted(&game, shared.game.to_move(), shared.own_dead), None, None)
         };
         let utility = utility(shared, value);
         let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -506,9 +518,12 @@ fn utility(shared: &Shared<'_>, value: Value) -> f64 {
     (1.0 - w) * value.win + w * (0.5 + 0.5 * (value.lead / scale).tanh())
 }
 
-/// A game that ended in the tree, counted as it stands, for the player to move.
-fn counted(game: &Game) -> Value {
-    let score = game.score(&[]);
+/// A game that ended in the tree, counted for the player to move: as it stands but for the
+/// stones of `searcher` (the player the search is for) in `own_dead` still on the board.
+fn counted(game: &Game, searcher: Color, own_dead: &[Point]) -> Value {
+    let board = game.board();
+    let dead: Vec<Point> = own_dead.iter().copied().filter(|&p| board.get(p) == Some(searcher)).collect();
+    let score = game.score(&dead);
     let black_margin = f64::from(score.margin()) / 2.0;
     let me = game.to_move();
     let lead = if me == Color::Black { black_margin } else { -black_margin };
@@ -648,7 +663,7 @@ impl Engine for NetSearch {
         report: &mut dyn FnMut(&Analysis),
     ) -> bool {
         let Some(game) = searchable(game, color) else { return false };
-        self.run(&game, None, stop, Some((interval, report)));
+        self.run(&game, None, stop, Some((interval, report)), &[]);
         true
     }
 
@@ -667,7 +682,14 @@ impl Engine for NetSearch {
             }
             dead = Some(judged);
         }
-        let analysis = self.search(&game, budget);
+        // The pass that would end the game is counted with the player's dead stones off — in a
+        // fresh tree, whose ended games were all counted so.
+        let own_dead: Vec<Point> =
+            dead.iter().flatten().copied().filter(|&p| game.board().get(p) == Some(color)).collect();
+        if !own_dead.is_empty() {
+            self.clear();
+        }
+        let analysis = self.search_counting(&game, budget, &own_dead);
         let Some(best) = analysis.moves.first() else { return Decision::Play(Move::Pass) };
         if analysis.playouts >= self.params.resign_after.min(self.params.playouts)
             && best.win_rate < self.params.resign_below

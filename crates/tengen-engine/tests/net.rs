@@ -196,6 +196,34 @@ fn takes_off_dead_stones_before_passing() {
 }
 
 #[test]
+fn never_passes_into_a_count_its_dead_stones_lose() {
+    // The end of a match game against GNU Go: Black's B1 and H1 stand in the first-line eyes
+    // of White's chain, dead. Counted alive, as the board stands, they make Black the winner
+    // by 3.5; taken off, as a referee does, White wins by 2.5. White passed: a pass ends the
+    // game, so Black must not pass (the search once counted them alive in the tree and passed
+    // at a win rate of 100%).
+    let text = "
+        O O O O O X . . .
+        O X X X O X . . .
+        X . . X O X X . X
+        X . X O O O X X .
+        . X X X O O X . X
+        X X X X O X X X O
+        O X O X O X O X O
+        O O O O O O O O O
+        . X . . O . . X .";
+    let mut game = position(text, 7.5, Color::White);
+    game.play(Move::Pass).unwrap();
+    let mut net = search(30);
+    let dead = vec![at("B1"), at("H1")];
+    assert_eq!(net.dead_stones_of(&game), dead);
+    assert_eq!(game.score(&[]).winner(), Some(Color::Black), "the board as it stands");
+    assert_eq!(game.score(&dead).winner(), Some(Color::White), "with the dead stones off");
+    let decision = net.decide(&game, Color::Black, None);
+    assert_ne!(decision, Decision::Play(Move::Pass));
+}
+
+#[test]
 fn living_chains_are_not_dead() {
     // White's corner has two real eyes (pass-alive) however Black surrounds it; Black's wall
     // has the rest of the board.
