@@ -11,6 +11,12 @@ pub(crate) fn passes_back(game: &Game, color: Color, dead: &[Point]) -> bool {
     !opponent_dead_stands(game.board(), color, dead) && game.score(dead).winner() == Some(color)
 }
 
+/// The points of `dead` that hold a stone of `color` on `board` (a searcher's own dead stones,
+/// or those of them still standing at the end of a line of play).
+pub(crate) fn stones_of(board: &Board, color: Color, dead: &[Point]) -> Vec<Point> {
+    dead.iter().copied().filter(|&p| board.get(p) == Some(color)).collect()
+}
+
 /// Whether one of `dead` is a stone of `color`'s opponent on `board`: then `color` does not
 /// pass (it plays another move of its search's).
 pub(crate) fn opponent_dead_stands(board: &Board, color: Color, dead: &[Point]) -> bool {

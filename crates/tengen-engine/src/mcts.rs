@@ -1233,9 +1233,7 @@ impl Mcts {
         if board.stone_count(color) == 0 {
             return Vec::new();
         }
-        let mut dead = self.dead_stones_of_by(game, playouts);
-        dead.retain(|&p| board.get(p) == Some(color));
-        dead
+        crate::dead::stones_of(board, color, &self.dead_stones_of_by(game, playouts))
     }
 }
 
@@ -1289,7 +1287,7 @@ impl Engine for Mcts {
         if opponent_passed && crate::dead::passes_back(game, color, &dead) {
             return Decision::Play(Move::Pass);
         }
-        let own_dead = dead.iter().copied().filter(|&p| board.get(p) == Some(color)).collect();
+        let own_dead = crate::dead::stones_of(board, color, &dead);
         let own = self.params.playouts;
         if budget.is_some() && self.params.time_first {
             self.params.playouts = u32::MAX - 1024;

@@ -521,9 +521,7 @@ fn utility(shared: &Shared<'_>, value: Value) -> f64 {
 /// A game that ended in the tree, counted for the player to move: as it stands but for the
 /// stones of `searcher` (the player the search is for) in `own_dead` still on the board.
 fn counted(game: &Game, searcher: Color, own_dead: &[Point]) -> Value {
-    let board = game.board();
-    let dead: Vec<Point> = own_dead.iter().copied().filter(|&p| board.get(p) == Some(searcher)).collect();
-    let score = game.score(&dead);
+    let score = game.score(&crate::dead::stones_of(game.board(), searcher, own_dead));
     let black_margin = f64::from(score.margin()) / 2.0;
     let me = game.to_move();
     let lead = if me == Color::Black { black_margin } else { -black_margin };
@@ -684,8 +682,7 @@ impl Engine for NetSearch {
         }
         // The pass that would end the game is counted with the player's dead stones off — in a
         // fresh tree, whose ended games were all counted so.
-        let own_dead: Vec<Point> =
-            dead.iter().flatten().copied().filter(|&p| game.board().get(p) == Some(color)).collect();
+        let own_dead = dead.as_deref().map_or_else(Vec::new, |d| crate::dead::stones_of(game.board(), color, d));
         if !own_dead.is_empty() {
             self.clear();
         }
