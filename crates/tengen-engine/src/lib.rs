@@ -6,6 +6,7 @@ mod budget;
 mod dead;
 mod mcts;
 mod net;
+pub mod predictor;
 mod random;
 pub mod shapes;
 

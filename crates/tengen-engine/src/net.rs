@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
-use tengen_nn::{CachedModel, Evaluation, input_features};
+use tengen_nn::{CachedModel, Evaluation, input_features, katago_index};
 
 use crate::budget::{Budget, Leader, leaders, time_is_up, within};
 use crate::mcts::{SearchParams, draw_by_visits};
@@ -127,11 +127,6 @@ pub fn engine_at_level(level: u8, network: Option<Arc<CachedModel>>, seed: u64) 
         Some((network, params)) => Box::new(NetSearch::new(network, SearchParams { seed, ..params })),
         None => Box::new(crate::Mcts::new(SearchParams { seed, ..SearchParams::level(level) })),
     }
-}
-
-/// The index of `p` in the network's outputs (KataGo's order: row 0 at the top).
-fn net_index(p: Point, size: usize) -> usize {
-    (size - 1 - usize::from(p.row())) * size + usize::from(p.col())
 }
 
 /// Where an analysis reports.
@@ -381,7 +376,7 @@ impl NetSearch {
             let raw = self.model.evaluate(&input, s);
             let eval = self.model.model().post_process(&raw, None, 0.0);
             for p in game.board().points() {
-                own[p.index()] += sign * eval.ownership[net_index(p, size)] / f32::from(n);
+                own[p.index()] += sign * eval.ownership[katago_index(p, size)] / f32::from(n);
             }
         }
         own
@@ -546,20 +541,20 @@ fn evaluate(shared: &Shared<'_>, game: &Game, rng: &mut SmallRng) -> (Value, Vec
     let mut points = Vec::new();
     for p in board.points() {
         if game.check(me, Move::Play(p)).is_ok() {
-            legal[net_index(p, size)] = true;
+            legal[katago_index(p, size)] = true;
             points.push(p);
         }
     }
     let eval: Evaluation = shared.model.model().post_process(&raw, Some(&legal), 0.0);
     let mut children: Vec<(Move, f32)> =
-        points.iter().map(|&p| (Move::Play(p), eval.policy[net_index(p, size)])).collect();
+        points.iter().map(|&p| (Move::Play(p), eval.policy[katago_index(p, size)])).collect();
     children.push((Move::Pass, eval.pass));
     // Most likely first: the order in which unvisited children tie.
     children.sort_by(|a, b| b.1.total_cmp(&a.1));
     let sign = if me == Color::Black { 1.0 } else { -1.0 };
     let mut ownership = vec![0f32; Point::TABLE_SIZE];
     for p in board.points() {
-        ownership[p.index()] = sign * eval.ownership[net_index(p, size)];
+        ownership[p.index()] = sign * eval.ownership[katago_index(p, size)];
     }
     let value = Value { win: f64::from(eval.win + 0.5 * eval.no_result), lead: f64::from(eval.lead) };
     (value, children, ownership)

@@ -67,13 +67,33 @@ impl Shape {
     pub fn code(self) -> u32 {
         self.0
     }
+
+    /// The shape of a code read back from a table: `None` when it is not the canonical code
+    /// of a neighbourhood (a cell out of range, an atari mark on a corner or an empty point,
+    /// or not the smallest of its symmetries).
+    #[must_use]
+    pub fn from_code(code: u32) -> Option<Shape> {
+        if code >> (3 * RING) != 0 {
+            return None;
+        }
+        let cells: [u8; RING] = std::array::from_fn(|k| ((code >> (3 * (RING - 1 - k))) & 7) as u8);
+        let valid = cells.iter().enumerate().all(|(k, &c)| c < 4 || (k % 2 == 0 && c < 6));
+        (valid && Shape::from_cells(cells) == Shape(code)).then_some(Shape(code))
+    }
 }
 
-/// Per shape: how many times it was played, and how many times it was available.
+/// `x` to three decimals, without trailing zeros (whole counts print as integers).
+fn thousandths(x: f64) -> String {
+    let text = format!("{x:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Per shape: how many times it was played (a sum of probabilities when learned from a
+/// network's policy), and how many times it was available.
 #[derive(Clone, Debug, Default)]
 pub struct ShapeTable {
-    counts: HashMap<Shape, (u64, u64)>,
-    played: u64,
+    counts: HashMap<Shape, (f64, u64)>,
+    played: f64,
     seen: u64,
 }
 
@@ -84,21 +104,26 @@ const SMOOTHING: f64 = 200.0;
 impl ShapeTable {
     /// Counts one position: `played` the move made, `available` every legal point (with it).
     pub fn record(&mut self, board: &Board, player: Color, played: Point, available: impl Iterator<Item = Point>) {
-        for p in available {
+        self.record_weighted(board, player, available.map(|p| (p, if p == played { 1.0 } else { 0.0 })));
+    }
+
+    /// Counts one position where each available point `p` was played with probability `w`
+    /// (the pairs `(p, w)`, every legal point; the weights sum to 1 — a network's policy over
+    /// the points, the pass left out).
+    pub fn record_weighted(&mut self, board: &Board, player: Color, available: impl Iterator<Item = (Point, f64)>) {
+        for (p, w) in available {
             let entry = self.counts.entry(Shape::of(board, p, player)).or_default();
             entry.1 += 1;
             self.seen += 1;
-            if p == played {
-                entry.0 += 1;
-                self.played += 1;
-            }
+            entry.0 += w;
+            self.played += w;
         }
     }
 
     /// Positions counted (moves played).
     #[must_use]
     pub fn positions(&self) -> u64 {
-        self.played
+        self.played.round() as u64
     }
 
     /// Distinct shapes.
@@ -120,23 +145,24 @@ impl ShapeTable {
         if self.seen == 0 {
             return 1.0;
         }
-        let mean = self.played as f64 / self.seen as f64;
-        let (played, seen) = self.counts.get(&shape).copied().unwrap_or((0, 0));
-        (played as f64 + SMOOTHING * mean) / (seen as f64 + SMOOTHING) / mean
+        let mean = self.played / self.seen as f64;
+        let (played, seen) = self.counts.get(&shape).copied().unwrap_or((0.0, 0));
+        (played + SMOOTHING * mean) / (seen as f64 + SMOOTHING) / mean
     }
 
     /// The text form: a comment, then one line per shape seen at least `min_seen` times — its
     /// code in hexadecimal, times played, times available.
     #[must_use]
     pub fn to_text(&self, min_seen: u64) -> String {
-        let mut rows: Vec<(&Shape, &(u64, u64))> = self.counts.iter().filter(|(_, c)| c.1 >= min_seen).collect();
-        rows.sort();
+        let mut rows: Vec<(&Shape, &(f64, u64))> = self.counts.iter().filter(|(_, c)| c.1 >= min_seen).collect();
+        rows.sort_by_key(|(shape, _)| **shape);
         let mut out = format!(
             "# tengen 3x3 shapes: code played available; totals {} {} (tengen learn shapes)\n",
-            self.played, self.seen
+            thousandths(self.played),
+            self.seen
         );
         for (shape, (played, seen)) in rows {
-            let _ = writeln!(out, "{:06x} {played} {seen}", shape.0);
+            let _ = writeln!(out, "{:06x} {} {seen}", shape.0, thousandths(*played));
         }
         out
     }
@@ -149,23 +175,25 @@ impl ShapeTable {
         let mut table = ShapeTable::default();
         let mut lines = text.lines();
         let header = lines.next().ok_or("an empty shape table")?;
-        let totals: Vec<u64> = header
+        let totals: Vec<&str> = header
             .split("totals ")
             .nth(1)
             .and_then(|t| t.split(" (").next())
-            .map(|t| t.split_whitespace().filter_map(|x| x.parse().ok()).collect())
+            .map(|t| t.split_whitespace().collect())
             .unwrap_or_default();
+        let no_totals = || format!("the shape table's first line has no totals: {header}");
         let [played, seen] = totals[..] else {
-            return Err(format!("the shape table's first line has no totals: {header}"));
+            return Err(no_totals());
         };
-        (table.played, table.seen) = (played, seen);
+        let played: f64 = played.parse().ok().filter(|p: &f64| p.is_finite() && *p >= 0.0).ok_or_else(no_totals)?;
+        (table.played, table.seen) = (played, seen.parse().map_err(|_| no_totals())?);
         for (i, line) in lines.enumerate() {
             let bad = || format!("shape table line {}: {line}", i + 2);
             let mut words = line.split_whitespace();
             let code = words.next().and_then(|w| u32::from_str_radix(w, 16).ok()).ok_or_else(bad)?;
-            let played = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+            let played: f64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
             let seen: u64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-            if words.next().is_some() || played > seen {
+            if words.next().is_some() || !(0.0..=seen as f64).contains(&played) {
                 return Err(bad());
             }
             table.counts.insert(Shape(code), (played, seen));
@@ -317,6 +345,18 @@ mod tests {
         assert!(ShapeTable::from_text("# no totals\n").is_err());
         assert!(ShapeTable::from_text("# totals 1 2 (x)\nzz 1 2\n").is_err());
         assert!(ShapeTable::from_text("# totals 1 2 (x)\n10 3 2\n").is_err(), "played more than seen");
+        assert!(ShapeTable::from_text("# totals 1 2 (x)\n10 -0.5 2\n").is_err(), "played less than nothing");
+        // Weighted positions (a network's policy): fractional counts, kept to three decimals.
+        let mut soft = ShapeTable::default();
+        let c4 = at(&board, "C4");
+        let weights = all.iter().map(|&p| (p, if p == c4 { 0.75 } else { 0.25 / (all.len() - 1) as f64 }));
+        soft.record_weighted(&board, Color::White, weights);
+        assert_eq!(soft.positions(), 1);
+        let text = soft.to_text(1);
+        assert!(text.starts_with("# tengen 3x3 shapes") && text.contains("totals 1 24 "), "{text}");
+        assert!(text.lines().skip(1).any(|l| l.split_whitespace().nth(1).unwrap().contains('.')), "{text}");
+        let back = ShapeTable::from_text(&text).unwrap();
+        assert!((back.odds(played) - soft.odds(played)).abs() < 1e-3, "{} {}", back.odds(played), soft.odds(played));
     }
 
     #[test]

@@ -11,8 +11,10 @@ pub const SPATIAL: usize = 22;
 /// Global values of input version 7.
 pub const GLOBAL: usize = 19;
 
-/// The index of `p` in KataGo's order on a `size` board.
-fn pos(p: Point, size: usize) -> usize {
+/// The index of `p` in KataGo's order on a `size` board (row 0 at the top): where the point's
+/// entry lies in [`crate::Evaluation`]'s policy and ownership.
+#[must_use]
+pub fn katago_index(p: Point, size: usize) -> usize {
     (size - 1 - usize::from(p.row())) * size + usize::from(p.col())
 }
 
@@ -208,18 +210,18 @@ fn area(b: &Board) -> Vec<Option<Color>> {
         let alive = pass_alive(b, color);
         for p in b.points() {
             if alive.is_alive(p) || alive.is_territory(p) {
-                out[pos(p, size)] = Some(color);
+                out[katago_index(p, size)] = Some(color);
             }
         }
     }
     // Empty regions bordered by one colour.
     let mut seen = vec![false; size * size];
     for start in b.points() {
-        if !b.is_empty(start) || seen[pos(start, size)] {
+        if !b.is_empty(start) || seen[katago_index(start, size)] {
             continue;
         }
         let mut region = vec![start];
-        seen[pos(start, size)] = true;
+        seen[katago_index(start, size)] = true;
         let (mut black, mut white) = (false, false);
         let mut i = 0;
         while i < region.len() {
@@ -228,8 +230,8 @@ fn area(b: &Board) -> Vec<Option<Color>> {
             for n in b.neighbours(q) {
                 match b.get(n) {
                     None => {
-                        if !seen[pos(n, size)] {
-                            seen[pos(n, size)] = true;
+                        if !seen[katago_index(n, size)] {
+                            seen[katago_index(n, size)] = true;
                             region.push(n);
                         }
                     }
@@ -245,15 +247,15 @@ fn area(b: &Board) -> Vec<Option<Color>> {
         };
         if owner.is_some() {
             for q in region {
-                if out[pos(q, size)].is_none() {
-                    out[pos(q, size)] = owner;
+                if out[katago_index(q, size)].is_none() {
+                    out[katago_index(q, size)] = owner;
                 }
             }
         }
     }
     for p in b.points() {
-        if out[pos(p, size)].is_none() {
-            out[pos(p, size)] = b.get(p);
+        if out[katago_index(p, size)].is_none() {
+            out[katago_index(p, size)] = b.get(p);
         }
     }
     out
@@ -276,7 +278,7 @@ pub fn input_features(game: &Game) -> Result<Input, String> {
     }
     let mut spatial = vec![0.0f32; s * SPATIAL];
     let mut global = vec![0.0f32; GLOBAL];
-    let mut set = |p: Point, plane: usize| spatial[pos(p, size) * SPATIAL + plane] = 1.0;
+    let mut set = |p: Point, plane: usize| spatial[katago_index(p, size) * SPATIAL + plane] = 1.0;
     for p in b.points() {
         set(p, 0);
         if let Some(c) = b.get(p) {

@@ -22,7 +22,7 @@ mod load;
 mod model;
 
 pub use cache::CachedModel;
-pub use features::{GLOBAL, SPATIAL, input_features};
+pub use features::{GLOBAL, SPATIAL, input_features, katago_index};
 pub use forward::{Evaluation, Input, RawOutput};
 pub use load::LoadError;
 pub use model::*;

@@ -77,6 +77,10 @@ pub struct Tuning {
     /// see `SearchParams`).
     #[arg(long)]
     shape_prior: Option<f32>,
+    /// Virtual simulations of prior knowledge from the learned move predictor, 0 for none
+    /// (tuning; see `SearchParams`).
+    #[arg(long)]
+    predictor_prior: Option<f32>,
     /// Playouts without the last good reply (tuning; see `SearchParams`).
     #[arg(long)]
     no_last_good_reply: bool,
@@ -111,6 +115,7 @@ impl Tuning {
             rave_equivalence: self.rave_equivalence.unwrap_or(base.rave_equivalence),
             expand_after: self.expand_after.unwrap_or(base.expand_after).max(1),
             shape_prior: self.shape_prior.unwrap_or(base.shape_prior).max(0.0),
+            predictor_prior: self.predictor_prior.unwrap_or(base.predictor_prior).max(0.0),
             last_good_reply: base.last_good_reply && !self.no_last_good_reply,
             last_good_reply_2: base.last_good_reply_2 && !self.no_last_good_reply_2,
             playout_shapes: self.playout_shapes.unwrap_or(base.playout_shapes).max(0.0),

@@ -633,3 +633,73 @@ fn learn_shapes_rebuilds_the_shipped_table() {
     let (code, _, err) = tengen(&["learn", "shapes", "/no/such/records"]);
     assert!(code != 0 && err.contains("no such file or folder"), "{err}");
 }
+
+/// The shipped move predictor is what `tengen learn predictor` fits to the network's policy
+/// over the records in `data/records/9x9-gnugo-level10`: anyone can rebuild it. The network's
+/// arithmetic may differ in its last bits from one processor to another, so each weight is
+/// compared to within 0.002 (the fit runs the network over 16,958 positions: minutes).
+#[test]
+fn learn_predictor_rebuilds_the_shipped_predictor() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let records = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/records/9x9-gnugo-level10");
+    let (code, out, err) =
+        tengen(&["learn", "predictor", "--model", model.to_str().unwrap(), records.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("294 records (0 skipped); fitted on 15263 positions"), "{err}");
+    let weights = |text: &str| -> Vec<(String, f64)> {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let (name, theta) = l.rsplit_once(' ').unwrap();
+                (name.to_string(), theta.parse().unwrap())
+            })
+            .collect()
+    };
+    let (rebuilt, shipped) = (weights(&out), weights(include_str!("../../tengen-engine/data/predictor.txt")));
+    assert_eq!(rebuilt.len(), shipped.len(), "rebuild crates/tengen-engine/data/predictor.txt ({err})");
+    for ((a, x), (b, y)) in rebuilt.iter().zip(&shipped) {
+        assert!(a == b && (x - y).abs() <= 0.002, "{a} {x} against the shipped {b} {y}: rebuild it ({err})");
+    }
+}
+
+/// `tengen learn shapes --model` and `tengen learn predictor` learn from a network's policy:
+/// every legal point of a position counts with the network's probability for it.
+#[test]
+fn learning_from_a_networks_policy() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let model = model.to_str().unwrap();
+    let sgf = write("policy.sgf", "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese];B[ee];W[ce];B[cd];W[de];B[dd];W[ed])");
+    // Shapes: each of the six positions adds probabilities that sum to one.
+    let (code, out, err) = tengen(&["learn", "shapes", "--model", model, "--min-seen", "1", &sgf]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1 records (0 skipped), 6 moves"), "{err}");
+    let totals = out.lines().next().unwrap().split("totals ").nth(1).unwrap();
+    assert!(totals.starts_with("6 ") || totals.starts_with("5.99"), "{totals}");
+    let played: f64 = out.lines().skip(1).map(|l| l.split_whitespace().nth(1).unwrap().parse::<f64>().unwrap()).sum();
+    assert!((played - 6.0).abs() < 0.01, "{played}");
+    assert!(out.lines().skip(1).any(|l| l.split_whitespace().nth(1).unwrap().contains('.')), "fractional counts");
+    // The predictor: fitted and held-out measures, weights that read back, policies kept.
+    let policies = write("policies.txt", "");
+    std::fs::remove_file(&policies).unwrap();
+    let weights = write("predictor.txt", "");
+    let args = ["learn", "predictor", "--model", model, "--policies", &policies, "--hold-out", "3", "--out", &weights];
+    let (code, _, err) = tengen(&[&args[..], &[&sgf]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("fitted on 4 positions") && err.contains("held out 2 positions"), "{err}");
+    let fitted: f64 = err.split("cross-entropy ").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    let even: f64 = err.split("(even ").nth(1).unwrap().split(')').next().unwrap().parse().unwrap();
+    assert!(fitted < even, "{err}");
+    let text = std::fs::read_to_string(&weights).unwrap();
+    assert!(text.starts_with("# tengen move predictor") && text.contains("\nline 0 "), "{text}");
+    assert_eq!(std::fs::read_to_string(&policies).unwrap().lines().count(), 6);
+    // A second run reads the kept policies: the network is not even loaded.
+    let args = ["learn", "predictor", "--model", "/no/such/model", "--policies", &policies, "--hold-out", "3"];
+    let (code, out, err) = tengen(&[&args[..], &[&sgf]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, text, "the same weights from the kept policies");
+    // Without them, the missing network is named.
+    let (code, _, err) = tengen(&["learn", "predictor", "--model", "/no/such/model", &sgf]);
+    assert!(code != 0 && err.contains("/no/such/model"), "{err}");
+}
