@@ -1011,10 +1011,13 @@ impl Worker {
                     self.priors.push(prior(&self.board, to_play, mv, last));
                 }
                 add_shape_priors(&self.board, to_play, &self.children, &mut self.priors, params.shape_prior);
-                let n = self.sequence.len();
-                let previous =
-                    if n >= 2 { Some(self.sequence[n - 2].0) } else { shared.last_move.map(|p| p.index() as u16) };
-                let previous = previous.filter(|&m| m != PASS).map(point);
+                // The player's own move before the last: in the tree, or the game's last move
+                // at the root's children.
+                let previous = match self.sequence.len() {
+                    0 => None,
+                    1 => shared.last_move,
+                    n => Some(self.sequence[n - 2].0).filter(|&m| m != PASS).map(point),
+                };
                 let weight = params.predictor_prior;
                 add_predictor_priors(&self.board, to_play, &self.children, &mut self.priors, weight, (last, previous));
             }
@@ -1911,7 +1914,7 @@ mod tests {
     }
 
     #[test]
-    fn predictor_priors_favour_the_capture_and_the_contact() {
+    fn predictor_priors_favour_the_capture_and_the_centre() {
         // White's last stone, C2, is in atari: Black's capture at D2 starts far above the
         // rest, and the open centre (G5) above the far corners (J9, A9).
         let setup = Setup::from_ascii(

@@ -61,7 +61,8 @@ fn distance(p: Point, q: Option<Point>) -> u8 {
 impl Features {
     /// The features of `player`'s move at the legal empty point `p`; `last` is the
     /// opponent's last move, `previous` the player's own move before it (`None` for a pass
-    /// or none).
+    /// or none). A move that captures does not count as a self-atari; a self-atari does not
+    /// count as an escape or an atari.
     #[must_use]
     pub fn of(board: &Board, p: Point, player: Color, last: Option<Point>, previous: Option<Point>) -> Features {
         let size = board.size() as u8;
