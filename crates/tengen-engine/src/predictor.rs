@@ -446,6 +446,10 @@ mod tests {
             let got = relative(&trained, group, value, base);
             assert!((got - want).abs() < 0.15, "{} {value}: {got} against {want}", GROUPS[group].0);
         }
+        // A penalty of one position's worth a weight barely pulls 150 positions' fit.
+        let penalised = Predictor::train(&positions, 300, 1.0, u32::MAX);
+        let got = relative(&penalised, 0, 2, 10);
+        assert!((got - 2.0).abs() < 0.3, "with l2 = 1: {got} against 2");
         let (fitted, even) = (trained.fit(&positions), Predictor::even().fit(&positions));
         assert!(fitted.cross_entropy < even.cross_entropy - 0.2, "{fitted:?} against {even:?}");
         // The text form reads back to the same predictions.
