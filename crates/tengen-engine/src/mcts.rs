@@ -20,7 +20,7 @@ use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point, Policy};
 
 use crate::budget::{Budget, Leader, leaders, time_is_up, within};
-use crate::predictor::{Features, Predictor, stone_saved_at};
+use crate::predictor::{Features, Predictor, Tactics};
 use crate::random::{Analysis, Decision, Engine, MoveStats};
 use crate::shapes::ShapeTable;
 
@@ -275,6 +275,8 @@ struct Worker {
     children: Vec<u16>,
     /// Their priors, (simulations, wins).
     priors: Vec<(f32, f32)>,
+    /// Their tactics, read once for the priors and the predictor.
+    tactics: Vec<Tactics>,
     /// Ownership summed over this worker's sampled playouts.
     ownership: Vec<f32>,
     /// Simulations finished in the current search (one in four gave `ownership` its board).
@@ -297,6 +299,7 @@ impl Worker {
             path: Vec::with_capacity(64),
             children: Vec::new(),
             priors: Vec::new(),
+            tactics: Vec::new(),
             ownership: vec![0.0; Point::TABLE_SIZE],
             playouts: 0,
             replies: vec![0; 2 * Point::TABLE_SIZE],
@@ -549,8 +552,8 @@ fn candidate_moves(board: &Board, player: Color, root_game: Option<&Game>, out: 
 
 /// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
 /// strong player sees at a glance, worth a few simulations until real ones outweigh it.
-/// `last` is the opponent's last stone.
-fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f32) {
+/// `last` is the opponent's last stone, `tactics` the move's.
+fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>, tactics: Tactics) -> (f32, f32) {
     let p = point(mv);
     // Every move starts from an even judgement, so that the others are bonuses and maluses.
     let (mut n, mut w) = (10.0f32, 5.0f32);
@@ -558,20 +561,14 @@ fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>) -> (f32, f3
         n += sims;
         w += sims * rate;
     };
-    let (captured, saved) = board.atari_contacts(p, player);
+    let Tactics { captured, saved, self_atari, ladder } = tactics;
     if captured > 0 {
         add(10.0 + 5.0 * captured.min(4) as f32, 1.0);
     }
-    match board.self_atari(p, player) {
+    match self_atari {
         Some(size) if size >= 2 || captured == 0 => add(20.0, 0.0),
         // Running from atari: good unless the chain runs into a ladder.
-        None if saved > 0 => {
-            if board.ladder_captures(stone_saved_at(board, p, player)) {
-                add(20.0, 0.05);
-            } else {
-                add(20.0, 1.0);
-            }
-        }
+        None if saved > 0 => add(20.0, if ladder { 0.05 } else { 1.0 }),
         _ => {}
     }
     let code = board.neighbourhood(p);
@@ -611,15 +608,15 @@ fn add_shape_priors(board: &Board, player: Color, moves: &[u16], priors: &mut [(
 }
 
 /// Adds `weight` simulations of the move predictor's knowledge to the `priors` of `moves`
-/// (see [`SearchParams::predictor_prior`]); `last` and `previous` are the last two moves,
-/// the opponent's and the player's.
+/// (see [`SearchParams::predictor_prior`]); `tactics` are the moves', `recent` the last two
+/// moves, the opponent's and the player's.
 fn add_predictor_priors(
     board: &Board,
     player: Color,
-    moves: &[u16],
+    (moves, tactics): (&[u16], &[Tactics]),
     priors: &mut [(f32, f32)],
     weight: f32,
-    (last, previous): (Option<Point>, Option<Point>),
+    recent: (Option<Point>, Option<Point>),
 ) {
     if weight <= 0.0 || moves.is_empty() {
         return;
@@ -627,10 +624,11 @@ fn add_predictor_priors(
     let (predictor, shapes) = (Predictor::shipped(), Predictor::shape_table());
     let gammas: Vec<f64> = moves
         .iter()
-        .map(|&mv| {
+        .zip(tactics)
+        .map(|(&mv, &tactics)| {
             let p = point(mv);
             let shape = shapes.weight(board, p, player).ln();
-            f64::from(predictor.log_gamma(shape, Features::of(board, p, player, last, previous))).exp()
+            f64::from(predictor.log_gamma(shape, Features::with(board, p, player, tactics, recent))).exp()
         })
         .collect();
     add_relative_priors(&gammas, priors, weight);
@@ -841,15 +839,18 @@ impl Mcts {
                     _ => None,
                 };
                 let priors: Vec<(f32, f32)> = if self.params.priors {
+                    let tactics: Vec<Tactics> =
+                        moves.iter().map(|&mv| Tactics::of(root_board, point(mv), color)).collect();
                     let mut priors: Vec<(f32, f32)> =
-                        moves.iter().map(|&mv| prior(root_board, color, mv, last)).collect();
+                        moves.iter().zip(&tactics).map(|(&mv, &t)| prior(root_board, color, mv, last, t)).collect();
                     add_shape_priors(root_board, color, &moves, &mut priors, self.params.shape_prior);
                     let previous = match game.moves().iter().rev().nth(1) {
                         Some(&(c, Move::Play(p))) if c == color => Some(p),
                         _ => None,
                     };
                     let recent = (last, previous);
-                    add_predictor_priors(root_board, color, &moves, &mut priors, self.params.predictor_prior, recent);
+                    let weight = self.params.predictor_prior;
+                    add_predictor_priors(root_board, color, (&moves, &tactics), &mut priors, weight, recent);
                     priors
                 } else {
                     Vec::new()
@@ -1007,8 +1008,11 @@ impl Worker {
             self.priors.clear();
             if params.priors {
                 let last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
+                self.tactics.clear();
                 for &mv in &self.children {
-                    self.priors.push(prior(&self.board, to_play, mv, last));
+                    let tactics = Tactics::of(&self.board, point(mv), to_play);
+                    self.tactics.push(tactics);
+                    self.priors.push(prior(&self.board, to_play, mv, last, tactics));
                 }
                 add_shape_priors(&self.board, to_play, &self.children, &mut self.priors, params.shape_prior);
                 // The player's own move before the last: in the tree, or the game's last move
@@ -1019,7 +1023,8 @@ impl Worker {
                     n => Some(self.sequence[n - 2].0).filter(|&m| m != PASS).map(point),
                 };
                 let weight = params.predictor_prior;
-                add_predictor_priors(&self.board, to_play, &self.children, &mut self.priors, weight, (last, previous));
+                let moves = (&self.children[..], &self.tactics[..]);
+                add_predictor_priors(&self.board, to_play, moves, &mut self.priors, weight, (last, previous));
             }
         }
         let leaf_player = to_play;
@@ -1933,8 +1938,9 @@ mod tests {
         let board = Game::try_from(setup).unwrap().board().clone();
         let idx = |s: &str| at(s).index() as u16;
         let moves = [idx("D2"), idx("J9"), idx("G5"), idx("A9")];
+        let tactics: Vec<Tactics> = moves.iter().map(|&mv| Tactics::of(&board, point(mv), Color::Black)).collect();
         let mut priors = vec![(10.0, 5.0); moves.len()];
-        add_predictor_priors(&board, Color::Black, &moves, &mut priors, 20.0, (Some(at("C2")), None));
+        add_predictor_priors(&board, Color::Black, (&moves, &tactics), &mut priors, 20.0, (Some(at("C2")), None));
         let rate = |p: (f32, f32)| (p.1 - 5.0) / (p.0 - 10.0);
         assert!(priors.iter().all(|p| p.0 == 30.0), "{priors:?}");
         let rates: Vec<f32> = priors.iter().map(|&p| rate(p)).collect();
@@ -1942,7 +1948,7 @@ mod tests {
         assert!(rates[2] > rates[1] && rates[2] > rates[3], "the open centre above the corners: {rates:?}");
         // No weight, no change.
         let mut unchanged = vec![(10.0, 5.0); moves.len()];
-        add_predictor_priors(&board, Color::Black, &moves, &mut unchanged, 0.0, (None, None));
+        add_predictor_priors(&board, Color::Black, (&moves, &tactics), &mut unchanged, 0.0, (None, None));
         assert!(unchanged.iter().all(|&p| p == (10.0, 5.0)));
     }
 

@@ -65,16 +65,27 @@ impl Features {
     /// count as an escape or an atari.
     #[must_use]
     pub fn of(board: &Board, p: Point, player: Color, last: Option<Point>, previous: Option<Point>) -> Features {
+        Features::with(board, p, player, Tactics::of(board, p, player), (last, previous))
+    }
+
+    /// [`Features::of`] with the move's [`Tactics`] already read.
+    pub(crate) fn with(
+        board: &Board,
+        p: Point,
+        player: Color,
+        tactics: Tactics,
+        (last, previous): (Option<Point>, Option<Point>),
+    ) -> Features {
         let size = board.size() as u8;
         let line = p.col().min(p.row()).min(size - 1 - p.col()).min(size - 1 - p.row()).min(4);
-        let (captured, saved) = board.atari_contacts(p, player);
+        let Tactics { captured, saved, self_atari, ladder } = tactics;
         let capture = match captured {
             0 => 0,
             1 => 1,
             2..=4 => 2,
             _ => 3,
         };
-        let self_atari = match board.self_atari(p, player) {
+        let self_atari = match self_atari {
             Some(_) if captured > 0 => 0,
             Some(1) => 1,
             Some(_) => 2,
@@ -82,7 +93,7 @@ impl Features {
         };
         let escape = if saved == 0 || self_atari > 0 {
             0
-        } else if board.ladder_captures(stone_saved_at(board, p, player)) {
+        } else if ladder {
             2
         } else {
             1
@@ -107,9 +118,36 @@ impl Features {
     }
 }
 
+/// What a move does to the chains around it, read once for the search's hand-made priors
+/// and the predictor's features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tactics {
+    /// The opponent's stones it captures.
+    pub(crate) captured: usize,
+    /// Own stones in atari that it joins (a move there is their only escape).
+    pub(crate) saved: usize,
+    /// The size of the chain it leaves in atari, if it does.
+    pub(crate) self_atari: Option<usize>,
+    /// The stones it saves still die in a ladder — read only where it saves stones and is no
+    /// self-atari or captures too (where the priors and the features ask), else `false`.
+    pub(crate) ladder: bool,
+}
+
+impl Tactics {
+    /// The tactics of `player`'s move at the legal empty point `p`.
+    pub(crate) fn of(board: &Board, p: Point, player: Color) -> Tactics {
+        let (captured, saved) = board.atari_contacts(p, player);
+        let self_atari = board.self_atari(p, player);
+        let ladder = saved > 0
+            && (self_atari.is_none() || captured > 0)
+            && board.ladder_captures(stone_saved_at(board, p, player));
+        Tactics { captured, saved, self_atari, ladder }
+    }
+}
+
 /// A stone of `player`'s chain next to `p` whose last liberty is `p` (there is one when the
 /// move saves a chain).
-pub(crate) fn stone_saved_at(board: &Board, p: Point, player: Color) -> Point {
+fn stone_saved_at(board: &Board, p: Point, player: Color) -> Point {
     board.neighbours(p).find(|&n| board.get(n) == Some(player) && board.atari_liberty(n) == Some(p)).unwrap_or(p)
 }
 
