@@ -8,7 +8,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules};
 use tengen_gtp::client::{Client, ClientError};
-use tengen_sgf::{GameInfo, write_game};
+use tengen_sgf::{GameInfo, write_annotated};
 
 /// Options of `tengen match`.
 #[derive(Args)]
@@ -55,10 +55,42 @@ struct Record {
     a_score: Option<f64>,
     a_black: bool,
     error: Option<String>,
-    disagreement: bool,
+    /// The two engines' dead stones, when they named different ones.
+    disagreement: Option<Disagreement>,
     /// The game ended by counting (both engines asked for their dead stones), not by a
     /// resignation, time or an error.
     counted: bool,
+}
+
+/// Dead stones that Black's and White's engines did not agree on, and what each list makes
+/// of the game.
+struct Disagreement {
+    black: Vec<Point>,
+    white: Vec<Point>,
+    /// The result counted with Black's list and with White's.
+    results: [String; 2],
+}
+
+impl Disagreement {
+    /// One line: both lists, the results they give and whether those differ.
+    fn describe(&self) -> String {
+        let list = |dead: &[Point]| {
+            if dead.is_empty() {
+                "none".to_owned()
+            } else {
+                dead.iter().map(Point::to_string).collect::<Vec<_>>().join(" ")
+            }
+        };
+        let winner = |r: &str| r.chars().next();
+        format!(
+            "dead stones by Black's engine: {}; by White's: {}; counted with Black's {}, with White's {}{}",
+            list(&self.black),
+            list(&self.white),
+            self.results[0],
+            self.results[1],
+            if winner(&self.results[0]) == winner(&self.results[1]) { "" } else { " (the winner changes)" }
+        )
+    }
 }
 
 #[derive(Default)]
@@ -203,8 +235,10 @@ fn play_game(args: &MatchArgs, index: usize, opening: &[Point], clocks: &mut Clo
                 match (black, white) {
                     (Some(b), Some(w)) if b == w => b,
                     (Some(b), Some(w)) => {
-                        record.disagreement = true;
-                        b.into_iter().filter(|p| w.contains(p)).collect()
+                        let results = [game.score(&b).result_points(), game.score(&w).result_points()];
+                        let common = b.iter().copied().filter(|p| w.contains(p)).collect();
+                        record.disagreement = Some(Disagreement { black: b, white: w, results });
+                        common
                     }
                     (b, w) => b.or(w).unwrap_or_default(),
                 }
@@ -236,7 +270,10 @@ fn play_game(args: &MatchArgs, index: usize, opening: &[Point], clocks: &mut Clo
             ..GameInfo::default()
         };
         let path = dir.join(format!("game-{:03}.sgf", index + 1));
-        std::fs::write(&path, write_game(&game, &info).to_sgf())
+        // A disagreement about dead stones goes into the record's root comment, so that the
+        // game can be judged afterwards (`tengen score GAME.sgf --dead …` with either list).
+        let comment = record.disagreement.as_ref().map(|d| format!("tengen match: {}", d.describe()));
+        std::fs::write(&path, write_annotated(&game, &info, comment.as_deref().unwrap_or(""), &[]).to_sgf())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(record)
@@ -318,12 +355,17 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     println!(
         "errors: {}; dead-stone disagreements: {} of {} counted games; games without result: {}",
         errors.len(),
-        records.iter().filter(|r| r.disagreement).count(),
+        records.iter().filter(|r| r.disagreement.is_some()).count(),
         records.iter().filter(|r| r.counted).count(),
         records.len() - scored.len()
     );
     for e in errors {
         println!("  {e}");
+    }
+    for (i, r) in records.iter().enumerate() {
+        if let Some(d) = &r.disagreement {
+            println!("  game {} (A {}): {}", i + 1, if r.a_black { "Black" } else { "White" }, d.describe());
+        }
     }
     Ok(())
 }

@@ -410,6 +410,49 @@ fn match_against_gnugo_writes_loadable_games() {
 }
 
 #[test]
+fn a_dead_stone_disagreement_is_reported_and_kept_in_the_record() {
+    // Two engines that only pass, one of which calls White's opening stone dead.
+    let engine = |name: &str, dead: &str| {
+        let script = format!(
+            "while read -r line; do case \"$line\" in genmove*) printf '= pass\\n\\n';; final_status_list*) printf '= {dead}\\n\\n';; quit*) printf '= \\n\\n'; exit;; *) printf '= \\n\\n';; esac; done\n"
+        );
+        format!("sh {}", write(name, &script))
+    };
+    let (sees_dead, sees_none) = (engine("sees-dead.sh", "D4"), engine("sees-none.sh", ""));
+    let openings = write("disagreement-openings.txt", "C3 D4\n");
+    let dir = std::env::temp_dir().join(format!("tengen-match-dead-{}", std::process::id()));
+    let (code, out, err) = tengen(&[
+        "match",
+        "--black",
+        &sees_dead,
+        "--white",
+        &sees_none,
+        "--games",
+        "1",
+        "--size",
+        "5",
+        "--komi",
+        "0.5",
+        "--time",
+        "0.2",
+        "--openings",
+        &openings,
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("dead-stone disagreements: 1 of 1 counted games"), "{out}");
+    // Counted with the stones both call dead (none): the dame are split, White wins by komi.
+    let line = "game 1 (A Black): dead stones by Black's engine: D4; by White's: none; \
+                counted with Black's B+24.5, with White's W+0.5 (the winner changes)";
+    assert!(out.contains(line), "{out}");
+    let sgf = std::fs::read_to_string(dir.join("game-001.sgf")).unwrap();
+    // (The writer escapes the colons of the comment's text.)
+    assert!(sgf.contains("RE[W+0.5]") && sgf.contains("C[tengen match"), "{sgf}");
+    assert!(sgf.contains("D4; by White's") && sgf.contains("with White's W+0.5 (the winner changes)]"), "{sgf}");
+}
+
+#[test]
 fn a_hanging_engine_is_stopped_and_loses() {
     let silent = write(
         "silent.sh",
