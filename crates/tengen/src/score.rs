@@ -17,6 +17,10 @@ pub struct ScoreArgs {
     /// never dead), or vertices separated by commas (each marks its whole chain).
     #[arg(long, default_value = "none")]
     dead: String,
+    /// A KataGo network (`.bin.gz`) to judge `--dead auto` with: its ownership over the eight
+    /// symmetries, as `tengen gtp --model` answers `final_status_list dead`.
+    #[arg(long)]
+    model: Option<PathBuf>,
     /// Count with these rules instead of the record's (`chinese`, `japanese`, …); the record's
     /// komi is kept when it has one.
     #[arg(long)]
@@ -44,11 +48,20 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
         }
         game.set_rules(rules);
     }
-    let dead = if args.dead.eq_ignore_ascii_case("auto") {
-        let params = tengen_engine::SearchParams { playouts: 20_000, ..tengen_engine::SearchParams::default() };
-        tengen_engine::Mcts::new(params).dead_stones_of(&game)
-    } else {
-        parse_dead(&args.dead)?
+    let auto = args.dead.eq_ignore_ascii_case("auto");
+    if args.model.is_some() && !auto {
+        bail!("--model judges the dead stones of --dead auto only");
+    }
+    let dead = match (&args.model, auto) {
+        (Some(path), _) => {
+            let network = crate::network::load(path)?;
+            tengen_engine::NetSearch::new(network, tengen_engine::SearchParams::network()).dead_stones_of(&game)
+        }
+        (None, true) => {
+            let params = tengen_engine::SearchParams { playouts: 20_000, ..tengen_engine::SearchParams::default() };
+            tengen_engine::Mcts::new(params).dead_stones_of(&game)
+        }
+        (None, false) => parse_dead(&args.dead)?,
     };
     for &p in &dead {
         if !game.board().contains(p) {

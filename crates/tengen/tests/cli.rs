@@ -45,6 +45,29 @@ fn score_finds_dead_stones_by_itself() {
 }
 
 #[test]
+fn score_judges_dead_stones_with_a_network() {
+    // The board of score_finds_dead_stones_by_itself, judged by the network's ownership.
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let file = write(
+        "auto-network.sgf",
+        "(;GM[1]FF[4]SZ[7]KM[0]AB[ca][cb][cc][cd][ce][cf][cg]AW[da][db][dc][dd][de][df][dg][be];B[];W[])",
+    );
+    let model = model.to_str().unwrap();
+    let (code, out, err) = tengen(&["score", &file, "--dead", "auto", "--model", model]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Dead: B3\n"), "{out}");
+    assert!(out.contains("Black 21 stones, White 28 stones"), "{out}");
+    // A model judges only what --dead auto asks it to; a bad path is named.
+    let (code, _, err) = tengen(&["score", &file, "--dead", "B3", "--model", model]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--model judges the dead stones of --dead auto only"), "{err}");
+    let (code, _, err) = tengen(&["score", &file, "--dead", "auto", "--model", "/nonexistent.bin.gz"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("/nonexistent.bin.gz"), "{err}");
+}
+
+#[test]
 fn score_as_json() {
     let file = write("json.sgf", GAME);
     let (code, out, err) = tengen(&["score", &file, "--dead", "b1", "--json"]);
