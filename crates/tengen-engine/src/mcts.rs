@@ -65,8 +65,9 @@ pub struct SearchParams {
     /// ([`crate::predictor`]: shape, distances to the last two moves, line, captures, escapes,
     /// ataris, self-ataris, fitted to a network's policy): a move of strength γ among siblings
     /// whose geometric mean is g starts at a win rate of γ / (γ + g), as the shape priors do
-    /// (with the other priors: [`SearchParams::priors`]). 0: off, the default: 30 in place of
-    /// the shape priors scored no better against GNU Go (ARCHITECTURE.md).
+    /// (with the other priors: [`SearchParams::priors`]). 0: off, the default: 30 scored no
+    /// better against GNU Go than the defaults, in place of the shape priors or beside them
+    /// (ARCHITECTURE.md).
     pub predictor_prior: f32,
     /// Last good reply with forgetting (Baier and Drake, *The Power of Forgetting*, 2010):
     /// each thread remembers, per player and opponent's move, the reply that last won a
