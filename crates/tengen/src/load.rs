@@ -209,6 +209,11 @@ async fn play_games(
         let mut game = Game::new(size, Rules::chinese())?;
         let mut record = Played { id: id.clone(), acknowledged: Vec::new() };
         let url = format!("{base}/api/games/{id}/move");
+        // A move whose answer was lost and which the server did not show stored: sent again as
+        // it was, never replaced by another choice for the same number — the server may have
+        // stored it after all, and the lookup below can only tell that it holds *a* move of
+        // that number.
+        let mut unanswered: Option<Move> = None;
         while !stop.load(Ordering::Relaxed) && game.phase() == tengen_core::Phase::Playing {
             if let Some(p) = pace {
                 tokio::time::sleep_until(next).await;
@@ -216,10 +221,10 @@ async fn play_games(
             }
             let color = game.to_move();
             // The random engine's move: legal (superko included), filling no own eye, else a pass.
-            let mv = match mover.decide(&game, color, None) {
+            let mv = unanswered.take().unwrap_or_else(|| match mover.decide(&game, color, None) {
                 Decision::Play(mv) => mv,
                 Decision::Resign => Move::Pass,
-            };
+            });
             let number = game.moves().len() + 1;
             let body = json!({"move": mv.to_string(), "number": number});
             let token = &tokens[color.index()];
@@ -246,6 +251,8 @@ async fn play_games(
                         // Stored before the answer was lost: seen on the server, so checked too.
                         game.play(mv)?;
                         record.acknowledged.push(mv);
+                    } else {
+                        unanswered = Some(mv);
                     }
                 }
             }
