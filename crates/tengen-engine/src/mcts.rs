@@ -189,9 +189,9 @@ impl Default for SearchParams {
             exploration: 0.0,
             rave_equivalence: 1000.0,
             expand_after: 2,
-            resign_below: 0.05,
+            resign_below: 0.01,
             resign_after: 2_000,
-            resign_moves: 2,
+            resign_moves: 3,
             max_nodes: 4_000_000,
             seed: 1,
             temperature: 0.0,
@@ -1874,8 +1874,9 @@ mod tests {
                 assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign, "level {level}");
             }
         }
-        // Level 6 resigns once its second search in a row finds the game lost.
+        // Level 6 resigns once its third search in a row finds the game lost.
         let mut engine = Mcts::new(SearchParams::level(6));
+        assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign);
         assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign);
         assert_eq!(engine.decide(&game, Color::White, None), Decision::Resign);
     }
@@ -2221,13 +2222,15 @@ mod tests {
         .unwrap();
         let game = Game::try_from(setup).unwrap();
         let mut engine = Mcts::new(SearchParams { playouts: 3_000, resign_after: 1_000, ..SearchParams::default() });
-        // The game stays lost: a first search plays on, the second resigns, a new game starts
-        // the count afresh; White's searches count apart.
+        // The game stays lost: two searches play on, the third resigns, a new game starts the
+        // count afresh; White's searches count apart.
+        assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
         assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
         assert_eq!(engine.decide(&game, Color::Black, None), Decision::Resign);
         engine.clear();
         assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
         assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign);
+        assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
         assert_eq!(engine.decide(&game, Color::Black, None), Decision::Resign);
         let mut at_once = Mcts::new(SearchParams { resign_moves: 1, ..engine.params().clone() });
         assert_eq!(at_once.decide(&game, Color::Black, None), Decision::Resign);

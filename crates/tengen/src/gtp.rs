@@ -99,6 +99,10 @@ pub struct Tuning {
     /// `SearchParams`).
     #[arg(long)]
     mercy: Option<f32>,
+    /// Resign when the best move's win rate stays below this, 0 for never (tuning; see
+    /// `SearchParams`).
+    #[arg(long)]
+    resign_below: Option<f32>,
 }
 
 impl Tuning {
@@ -121,6 +125,7 @@ impl Tuning {
             playout_shapes: self.playout_shapes.unwrap_or(base.playout_shapes).max(0.0),
             status_policy: self.status_policy.unwrap_or(base.status_policy),
             mercy: self.mercy.unwrap_or(base.mercy).max(0.0),
+            resign_below: self.resign_below.unwrap_or(base.resign_below).clamp(0.0, 1.0),
             ..base
         }
     }

@@ -8,6 +8,21 @@ fn tengen(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
+/// `tengen ARGS` with `input` on its standard input.
+fn tengen_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
 fn write(name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("tengen-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -282,6 +297,36 @@ quit
     assert_eq!(lines.len(), 2, "{err}");
     assert!(lines[0].starts_with("tengen: B ") && lines[0].contains("after 1500 simulations (0 kept)"), "{err}");
     assert!(lines[1].starts_with("tengen: W ") && lines[1].contains(" pv "), "{err}");
+}
+
+#[test]
+fn resign_below_sets_when_the_search_gives_up() {
+    // Black has walls on the third, fifth and seventh lines: White cannot live anywhere.
+    let mut script = String::from("boardsize 9\nkomi 7.5\n");
+    for row in [3, 5, 7] {
+        for col in "ABCDEFGHJ".chars() {
+            script.push_str(&format!("play b {col}{row}\n"));
+        }
+    }
+    script.push_str("genmove w\nplay b pass\ngenmove w\nplay b pass\ngenmove w\nquit\n");
+    let answers = |extra: &[&str]| {
+        let mut args = vec!["gtp", "--playouts", "2000"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = tengen_with_input(&args, &script);
+        assert_eq!(code, 0, "{err}");
+        // boardsize, komi, 27 stones, then the three genmoves (29, 31, 33) and quit.
+        let replies: Vec<String> = out.split("\n\n").map(str::to_owned).collect();
+        assert_eq!(replies.len(), 36, "{out}");
+        [29, 31, 33].map(|i| replies[i].clone())
+    };
+    let plays = |reply: &String| reply.starts_with("= ") && reply != "= resign";
+    // The default resigns at its third lost search in a row.
+    let replies = answers(&[]);
+    assert!(plays(&replies[0]) && plays(&replies[1]), "{replies:?}");
+    assert_eq!(replies[2], "= resign");
+    // 0: never.
+    let replies = answers(&["--resign-below", "0"]);
+    assert!(replies.iter().all(plays), "{replies:?}");
 }
 
 #[test]
