@@ -222,27 +222,16 @@ fn diagram_png() {
 
 #[test]
 fn gtp_on_standard_input() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["gtp", "--rules", "chinese", "--threads", "2", "--playouts", "2000"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"1 boardsize 9\n2 play b e5\n3 genmove w\n4 list_stones black\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (code, text, _) = tengen_with_input(
+        &["gtp", "--rules", "chinese", "--threads", "2", "--playouts", "2000"],
+        "1 boardsize 9\n2 play b e5\n3 genmove w\n4 list_stones black\nquit\n",
+    );
     let replies: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(replies[0], "=1 ");
     assert_eq!(replies[1], "=2 ");
     assert!(replies[2].starts_with("=3 ") && replies[2].len() > 4, "{text}");
     assert_eq!(replies[3], "=4 E5");
-    assert!(out.status.success());
+    assert_eq!(code, 0);
     let (code, _, err) = tengen(&["gtp", "--rules", "ing"]);
     assert_ne!(code, 0);
     assert!(err.contains("unknown rules"), "{err}");
@@ -250,9 +239,8 @@ fn gtp_on_standard_input() {
 
 #[test]
 fn gtp_verbose_reports_each_decision_and_tuning_flags_apply() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args([
+    let (code, _, err) = tengen_with_input(
+        &[
             "gtp",
             "--playouts",
             "1500",
@@ -272,27 +260,10 @@ fn gtp_verbose_reports_each_decision_and_tuning_flags_apply() {
             "--status-policy",
             "capture,escape",
             "-v",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"boardsize 9
-genmove b
-genmove w
-quit
-",
-        )
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
+        ],
+        "boardsize 9\ngenmove b\ngenmove w\nquit\n",
+    );
+    assert_eq!(code, 0);
     let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("tengen: ")).collect();
     assert_eq!(lines.len(), 2, "{err}");
     assert!(lines[0].starts_with("tengen: B ") && lines[0].contains("after 1500 simulations (0 kept)"), "{err}");
@@ -395,17 +366,7 @@ fn analysis_streams_until_the_next_command() {
     assert!(tail.ends_with("=7 \n\n"), "{tail}");
     assert!(child.wait().unwrap().success());
     // Already waiting input ends the analysis at once; a random engine does not analyse.
-    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["gtp", "--random"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(b"1 lz-analyze\n2 version\n")?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (_, text, _) = tengen_with_input(&["gtp", "--random"], "1 lz-analyze\n2 version\n");
     assert!(text.starts_with("?1 this engine does not analyse positions\n\n=2 "), "{text}");
 }
 
