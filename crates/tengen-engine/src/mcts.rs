@@ -735,7 +735,11 @@ fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
         } else {
             (0.0, 0.0)
         };
-        let value = (1.0 - beta) * q + beta * amaf + params.exploration * (log_n / (n + 1.0)).sqrt();
+        let mut value = (1.0 - beta) * q + beta * amaf;
+        if params.exploration != 0.0 {
+            // Off by default: no square root and division per child then.
+            value += params.exploration * (log_n / (n + 1.0)).sqrt();
+        }
         if value > best_value {
             best_value = value;
             best = c;

@@ -429,7 +429,9 @@ impl Board {
     /// than `p`.
     #[inline]
     fn has_liberty_besides(&self, p: usize, h: u16) -> bool {
-        self.chains[h as usize].libs() > self.touching(p, h)
+        // At most four stones touch `p`.
+        let libs = self.chains[h as usize].libs();
+        libs > 4 || libs > self.touching(p, h)
     }
 
     /// Whether `color` playing on the empty point `p` would leave its chain without liberties
@@ -459,9 +461,15 @@ impl Board {
             if cell == BORDER {
                 continue;
             }
-            let touching =
-                u32::from(h[0] == h[k]) + u32::from(h[1] == h[k]) + u32::from(h[2] == h[k]) + u32::from(h[3] == h[k]);
-            let elsewhere = self.chains[h[k] as usize].libs() > touching;
+            // At most four stones touch `p`: a chain with more pseudo-liberties has another
+            // liberty without counting them.
+            let libs = self.chains[h[k] as usize].libs();
+            let elsewhere = libs > 4
+                || libs
+                    > u32::from(h[0] == h[k])
+                        + u32::from(h[1] == h[k])
+                        + u32::from(h[2] == h[k])
+                        + u32::from(h[3] == h[k]);
             // Own chain with another liberty, or an opposing chain captured by the move.
             if (cell == c) == elsewhere {
                 return false;
