@@ -74,7 +74,7 @@ impl Clock {
     /// than a quarter of what is left); Fischer adds most of the increment to it, never
     /// spending more than half of what is on the clock; in byo-yomi a Japanese period (use it
     /// or lose it: no more, no less), or a Canadian period divided by the stones left (up to
-    /// twice that for a hard move while stones remain). A tenth and 30 ms are kept back for
+    /// twice that for a hard move while stones remain). A twentieth and 30 ms are kept back for
     /// transmission and the clock's own rounding (the search looks at the clock every few
     /// milliseconds).
     pub(crate) fn budget(&self, color: tengen_core::Color, empty_points: usize) -> Option<Budget> {
@@ -104,7 +104,7 @@ impl Clock {
             let t = per_period(self.stones);
             (t, t)
         };
-        let margin = |s: f64| Duration::from_secs_f64((s * 0.9 - 0.03).max(0.02));
+        let margin = |s: f64| Duration::from_secs_f64((s * 0.95 - 0.03).max(0.02));
         Some(Budget::new(margin(target), margin(max)))
     }
 }
@@ -312,36 +312,36 @@ mod tests {
     #[test]
     fn budgets_follow_the_clock() {
         assert_eq!(Clock::default().budget(Color::Black, 81), None);
-        // 1 s per move (time_settings 0 1 1): nine tenths, less 30 ms.
+        // 1 s per move (time_settings 0 1 1): 95%, less 30 ms.
         let per_move = Clock { period: 1.0, stones: 1, ..Clock::default() };
-        assert!((secs(&per_move, Color::Black, 81) - 0.87).abs() < 1e-9);
+        assert!((secs(&per_move, Color::Black, 81) - 0.92).abs() < 1e-9);
         // 10 minutes of main time on an empty 19×19: 600 / 120 moves, less the margin.
         let absolute = Clock { main: 600.0, ..Clock::default() };
-        assert!((secs(&absolute, Color::White, 361) - (5.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((secs(&absolute, Color::White, 361) - (5.0 * 0.95 - 0.03)).abs() < 1e-9);
         // Canadian: 300 s for 25 stones, 100 s left for 10 stones.
         let mut canadian = Clock { main: 600.0, period: 300.0, stones: 25, ..Clock::default() };
         canadian.left[0] = Some((100.0, 10));
-        assert!((secs(&canadian, Color::Black, 200) - (10.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((secs(&canadian, Color::Black, 200) - (10.0 * 0.95 - 0.03)).abs() < 1e-9);
         // Japanese byo-yomi, 30 s periods, 25 s left in the period.
         let mut japanese = Clock { main: 600.0, period: 30.0, stones: 5, japanese: true, ..Clock::default() };
         japanese.left[1] = Some((25.0, 3));
-        assert!((secs(&japanese, Color::White, 200) - (25.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((secs(&japanese, Color::White, 200) - (25.0 * 0.95 - 0.03)).abs() < 1e-9);
         // Room for hard moves: three shares of main time, twice a Canadian stone's share while
         // stones remain; none in a Japanese period or on a period's last stone.
         let most = |c: &Clock, color: Color, empty: usize| c.budget(color, empty).unwrap().max.as_secs_f64();
-        assert!((most(&absolute, Color::White, 361) - (15.0 * 0.9 - 0.03)).abs() < 1e-9);
-        assert!((most(&canadian, Color::Black, 200) - (20.0 * 0.9 - 0.03)).abs() < 1e-9);
-        assert!((most(&japanese, Color::White, 200) - (25.0 * 0.9 - 0.03)).abs() < 1e-9);
-        assert!((most(&per_move, Color::Black, 81) - 0.87).abs() < 1e-9);
+        assert!((most(&absolute, Color::White, 361) - (15.0 * 0.95 - 0.03)).abs() < 1e-9);
+        assert!((most(&canadian, Color::Black, 200) - (20.0 * 0.95 - 0.03)).abs() < 1e-9);
+        assert!((most(&japanese, Color::White, 200) - (25.0 * 0.95 - 0.03)).abs() < 1e-9);
+        assert!((most(&per_move, Color::Black, 81) - 0.92).abs() < 1e-9);
         // Fischer, 60 s and 5 s a move, 40 s left on 9×9's empty board: 40 / 27 + 4 = 5.48 s
         // aimed at, up to three times that (16.4 s, below half of the 40).
         let mut fischer = Clock { main: 60.0, increment: 5.0, ..Clock::default() };
         fischer.left[0] = Some((40.0, 0));
-        assert!((secs(&fischer, Color::Black, 81) - ((40.0 / 27.0 + 4.0) * 0.9 - 0.03)).abs() < 1e-9);
-        assert!((most(&fischer, Color::Black, 81) - (3.0 * (40.0 / 27.0 + 4.0) * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((secs(&fischer, Color::Black, 81) - ((40.0 / 27.0 + 4.0) * 0.95 - 0.03)).abs() < 1e-9);
+        assert!((most(&fischer, Color::Black, 81) - (3.0 * (40.0 / 27.0 + 4.0) * 0.95 - 0.03)).abs() < 1e-9);
         // With little left, never more than half of it, however big the increment.
         fischer.left[0] = Some((2.0, 0));
-        assert!((most(&fischer, Color::Black, 81) - (1.0 * 0.9 - 0.03)).abs() < 1e-9);
+        assert!((most(&fischer, Color::Black, 81) - (1.0 * 0.95 - 0.03)).abs() < 1e-9);
         // Never less than 20 ms.
         let mut nearly_out = per_move;
         nearly_out.left[0] = Some((0.01, 1));
