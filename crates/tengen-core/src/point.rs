@@ -70,9 +70,20 @@ impl Point {
     /// The length a table indexed by [`Point::index`] needs.
     pub const TABLE_SIZE: usize = AREA;
 
-    /// Builds a point from a padded index. Only for indices of on-board cells.
+    /// The point whose [`Point::index`] is `index`: its inverse, for per-point tables and
+    /// compact move lists (the search's tree) that store the index. Not checked beyond a debug
+    /// assertion: an index that no point has gives a point on no board
+    /// ([`crate::Board::contains`] is false).
+    ///
+    /// ```
+    /// use tengen_core::Point;
+    /// let d4: Point = "D4".parse().unwrap();
+    /// assert_eq!(Point::from_index(d4.index()), d4);
+    /// ```
     #[inline]
-    pub(crate) const fn from_index(index: usize) -> Point {
+    #[must_use]
+    pub const fn from_index(index: usize) -> Point {
+        debug_assert!(index < AREA);
         Point(index as u16)
     }
 

@@ -359,8 +359,10 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_playout_move(&self, p: Point, color: Color) -> bool {
+        // Every cell of the padded table off the board is a border cell, never empty: only
+        // the index's range needs checking (no division into column and row).
         let (q, c) = (p.index(), color as u8);
-        self.contains(p) && self.playable_at(q, c) && !self.is_eye_at(q, c) && !self.big_self_atari_at(q, c)
+        q < Point::TABLE_SIZE && self.playable_at(q, c) && !self.is_eye_at(q, c) && !self.big_self_atari_at(q, c)
     }
 
     /// The playout policy's move for `color` after the opponent's move `last` (`None` after a

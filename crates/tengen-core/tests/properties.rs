@@ -57,6 +57,33 @@ fn reference_eye(board: &Board, p: Point, color: Color) -> bool {
     opposing + usize::from(on_edge) < 2
 }
 
+/// `Board::self_atari` by playing the move on a copy: the chain's stones when it is left
+/// with fewer than two liberties, where a capture of two or more stones counts as enough
+/// liberties (as the playouts read it) and a suicide as none.
+fn reference_self_atari(board: &Board, p: Point, color: Color) -> Option<usize> {
+    let captures_big = neighbours(p, board.size())
+        .iter()
+        .any(|&n| board.get(n) == Some(!color) && board.liberty_points(n) == [p] && board.chain_size(n) >= 2);
+    if captures_big {
+        return None;
+    }
+    let mut after = board.clone();
+    let size = neighbours(p, board.size())
+        .iter()
+        .filter(|&&n| board.get(n) == Some(color))
+        .map(|&n| board.chain(n).min().unwrap())
+        .collect::<HashSet<_>>()
+        .iter()
+        .map(|&s| board.chain_size(s))
+        .sum::<usize>()
+        + 1;
+    if board.is_suicide(p, color) {
+        return Some(size);
+    }
+    after.play_unchecked(p, color);
+    (after.liberty_points(p).len() < 2).then_some(size)
+}
+
 fn superko_key(rules: &Rules, hash: u64, to_move: Color) -> (u64, Option<Color>) {
     match rules.ko {
         KoRule::Situational => (hash, Some(to_move)),
@@ -100,6 +127,26 @@ fn random_game(size: usize, rules: Rules, seed: u64, moves: usize, check_legalit
                         reference_eye(game.board(), p, c),
                         "is_eye({p}, {c}) at step {step}\n{}",
                         game.board()
+                    );
+                }
+            }
+            // The tactics the playouts read from the chains' counters, against the lists.
+            let board = game.board();
+            for &p in &all {
+                if board.is_empty(p) {
+                    for c in Color::ALL {
+                        assert_eq!(
+                            board.self_atari(p, c),
+                            reference_self_atari(board, p, c),
+                            "self_atari({p}, {c}) at step {step}\n{board}"
+                        );
+                    }
+                } else {
+                    let libs = board.liberty_points(p);
+                    assert_eq!(
+                        board.atari_liberty(p),
+                        (libs.len() == 1).then(|| libs[0]),
+                        "atari_liberty({p}) at step {step}\n{board}"
                     );
                 }
             }

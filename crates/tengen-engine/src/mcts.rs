@@ -534,7 +534,7 @@ fn to_move(mv: u16) -> Move {
 
 fn point(index: u16) -> Point {
     // Every index stored in the tree came from a point of the board.
-    Point::new(((index as usize % 27) - 1) as u8, ((index as usize / 27) - 1) as u8).expect("a board point")
+    Point::from_index(usize::from(index))
 }
 
 /// The children of a node for `player` on `board`: legal points that are not its own eyes
@@ -1249,11 +1249,13 @@ impl Worker {
             let node = nodes[id];
             if node.expanded {
                 let first = node.first_child as usize;
+                // Without a branch (which move the playout played first is a coin toss for
+                // the predictor): a miss adds 0. `first[PASS]` is never set, so a pass never
+                // hits.
                 for child in &mut nodes[first..first + node.children as usize] {
-                    if child.mv != PASS && self.first[child.mv as usize] == child.player + 1 {
-                        child.rave_visits += 1.0;
-                        child.rave_wins += if child.player == 0 { black_wins } else { 1.0 - black_wins };
-                    }
+                    let hit = f32::from(u8::from(self.first[child.mv as usize] == child.player + 1));
+                    child.rave_visits += hit;
+                    child.rave_wins += hit * if child.player == 0 { black_wins } else { 1.0 - black_wins };
                 }
             }
         }

@@ -71,7 +71,7 @@ impl Board {
                 for d in NEIGHBOURS {
                     let n = (s as isize + d) as usize;
                     if self.cells[n] == EMPTY {
-                        expect.add_lib();
+                        expect.add_lib(n);
                     } else if self.cells[n] == c && done.insert(n) {
                         stack.push(n);
                     }

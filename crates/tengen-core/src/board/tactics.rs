@@ -3,7 +3,7 @@
 //! exits, and the pseudo-liberty count as a filter (a chain in atari has at most four
 //! pseudo-liberties, one per stone touching its last liberty; with two liberties, at most eight).
 
-use super::{BORDER, Board, EMPTY};
+use super::{BORDER, Besides, Board, EMPTY};
 use crate::color::Color;
 use crate::point::{DIAGONALS, NEIGHBOURS, Point};
 
@@ -23,7 +23,8 @@ pub(crate) const RING: [isize; 8] = [
 impl Board {
     /// The distinct liberties of the chain whose stone is at padded index `s`, up to `max`
     /// (at most 4) of them, written to `out`; returns how many were found, `max + 1` meaning
-    /// "more than `max`". `skip` (a padded index or 0) is not counted.
+    /// "more than `max`" — then `out` may hold fewer, or none when the pseudo-liberty count
+    /// alone answers. `skip` (a padded index or 0) is not counted.
     #[inline]
     pub(crate) fn libs_upto(&self, s: usize, max: usize, skip: usize, out: &mut [u16; 5]) -> usize {
         let h = self.head[s] as usize;
@@ -53,7 +54,8 @@ impl Board {
     }
 
     /// Up to `out.len()` distinct liberties of the chain through `p` (a stone), in `out`;
-    /// returns how many were found, `out.len() + 1` meaning "more". At most 4 asked.
+    /// returns how many were found, `out.len() + 1` meaning "more" (and then `out` is left
+    /// as it was). At most 4 asked.
     ///
     /// ```
     /// use tengen_core::{Board, Color, Point};
@@ -75,9 +77,10 @@ impl Board {
         }
         let mut raw = [0u16; 5];
         let n = self.libs_upto(p.index(), out.len(), 0, &mut raw);
-        let k = n.min(out.len());
-        for (o, &r) in out.iter_mut().zip(&raw[..k]) {
-            *o = Point::from_index(r as usize);
+        if n <= out.len() {
+            for (o, &r) in out.iter_mut().zip(&raw[..n]) {
+                *o = Point::from_index(r as usize);
+            }
         }
         n
     }
@@ -153,13 +156,35 @@ impl Board {
                     }
                     heads[k] = h;
                     if cell == c {
-                        size += self.chains[h as usize].size as usize;
-                        let mut own = [0u16; 5];
-                        let m = self.libs_upto(e, max, p, &mut own);
-                        for &l in &own[..m] {
-                            if !libs[..n].contains(&l) && n <= max {
-                                libs[n] = l;
-                                n += 1;
+                        let info = self.chains[h as usize];
+                        size += info.size as usize;
+                        if max == 1 {
+                            // The self-atari question: the chain's sums answer it.
+                            match info.libs_besides(p, self.touching(p, h)) {
+                                Besides::None => {}
+                                Besides::One(l) => {
+                                    if !libs[..n].contains(&(l as u16)) {
+                                        libs[n] = l as u16;
+                                        n += 1;
+                                    }
+                                }
+                                Besides::More => return (max + 1, size),
+                            }
+                        } else {
+                            let mut own = [0u16; 5];
+                            let m = self.libs_upto(e, max, p, &mut own);
+                            // More than `max` alone (`own` is not filled when the count
+                            // filter answers: until 2026-12-02 its zeros were counted as one
+                            // liberty, so that joining a chain of many liberties could read
+                            // as a self-atari).
+                            if m > max {
+                                return (max + 1, size);
+                            }
+                            for &l in &own[..m] {
+                                if !libs[..n].contains(&l) && n <= max {
+                                    libs[n] = l;
+                                    n += 1;
+                                }
                             }
                         }
                     } else if !self.has_liberty_besides(p, h) {
@@ -235,8 +260,8 @@ impl Board {
     /// one.
     #[inline]
     pub(crate) fn atari_at(&self, s: usize) -> Option<usize> {
-        let mut libs = [0u16; 5];
-        (self.libs_upto(s, 1, 0, &mut libs) == 1).then_some(libs[0] as usize)
+        // From the chain's sums of pseudo-liberties, without walking it (see `ChainInfo`).
+        self.chains[self.head[s] as usize].atari()
     }
 
     /// Whether colour `c` may play on padded index `p` by the board's rules: empty, not the
@@ -269,6 +294,57 @@ impl Board {
 mod tests {
     use crate::Color;
     use crate::test_support::{at, board};
+
+    /// `liberties_after` by playing the move on a copy: the liberties of the new stone's
+    /// chain, capped at `max + 1`, with a capture of two or more stones counting as `max + 1`.
+    fn reference_liberties_after(b: &super::Board, p: usize, c: u8, max: usize) -> usize {
+        let point = super::Point::from_index(p);
+        let color = if c == 0 { Color::Black } else { Color::White };
+        let big_capture = b
+            .neighbours(point)
+            .any(|n| b.get(n) == Some(!color) && b.liberty_points(n) == [point] && b.chain_size(n) >= 2);
+        if big_capture {
+            return max + 1;
+        }
+        if b.is_suicide(point, color) {
+            return 0;
+        }
+        let mut after = b.clone();
+        after.play_unchecked(point, color);
+        after.liberty_points(point).len().min(max + 1)
+    }
+
+    #[test]
+    fn liberties_after_a_move_match_playing_it() {
+        use rand::SeedableRng;
+        let mut checked = 0usize;
+        for seed in 0..40 {
+            let size = [5, 7, 9, 13][seed as usize % 4];
+            let mut b = super::Board::new(size).unwrap();
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let mut color = Color::Black;
+            for _ in 0..size * size * 2 {
+                for p in b.points().filter(|&p| b.is_empty(p)).collect::<Vec<_>>() {
+                    for c in [0u8, 1] {
+                        for max in 1..=3 {
+                            let want = reference_liberties_after(&b, p.index(), c, max);
+                            let got = b.liberties_after(p.index(), c, max).0;
+                            assert_eq!(got, want, "{p} colour {c} max {max}\n{b}");
+                            checked += 1;
+                        }
+                    }
+                }
+                match b.random_playout_move(color, &mut rng) {
+                    Some(p) => {
+                        b.play_unchecked(p, color);
+                    }
+                    None => b.pass(),
+                }
+                color = !color;
+            }
+        }
+        assert!(checked > 300_000, "{checked} checks");
+    }
 
     #[test]
     fn self_atari_joins_chains_and_counts_captures() {
