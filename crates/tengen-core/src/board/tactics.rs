@@ -160,7 +160,7 @@ impl Board {
                         size += info.size as usize;
                         if max == 1 {
                             // The self-atari question: the chain's sums answer it.
-                            match info.libs_besides(p, self.touching(p, h)) {
+                            match self.libs_besides(h as usize, p, self.touching(p, h)) {
                                 Besides::None => {}
                                 Besides::One(l) => {
                                     if !libs[..n].contains(&(l as u16)) {
@@ -261,7 +261,7 @@ impl Board {
     #[inline]
     pub(crate) fn atari_at(&self, s: usize) -> Option<usize> {
         // From the chain's sums of pseudo-liberties, without walking it (see `ChainInfo`).
-        self.chains[self.head[s] as usize].atari()
+        self.chain_atari(self.head[s] as usize)
     }
 
     /// Whether colour `c` may play on padded index `p` by the board's rules: empty, not the
