@@ -142,7 +142,7 @@ impl Board {
     }
 }
 
-/// A chain's liberties besides a given point ([`ChainInfo::libs_besides`]).
+/// A chain's liberties besides a given point ([`Board::libs_besides`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Besides {
     None,

@@ -159,7 +159,7 @@ impl Board {
                         let info = self.chains[h as usize];
                         size += info.size as usize;
                         if max == 1 {
-                            // The self-atari question: the chain's sums answer it.
+                            // The self-atari question: the chain's count and sum answer it.
                             match self.libs_besides(h as usize, p, self.touching(p, h)) {
                                 Besides::None => {}
                                 Besides::One(l) => {
@@ -260,7 +260,7 @@ impl Board {
     /// one.
     #[inline]
     pub(crate) fn atari_at(&self, s: usize) -> Option<usize> {
-        // From the chain's sums of pseudo-liberties, without walking it (see `ChainInfo`).
+        // From the chain's count and sum of pseudo-liberties, without walking it (see `ChainInfo`).
         self.chain_atari(self.head[s] as usize)
     }
 
