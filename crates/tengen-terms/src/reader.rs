@@ -14,11 +14,26 @@ const BUDGET: u32 = 50_000;
 /// A reader with its visit budget.
 pub(crate) struct Reader {
     budget: u32,
+    /// Boards for the positions of the chase, kept on the heap: a chase goes 120 plies deep,
+    /// and a board on the stack at each ply overflowed a 2 MiB thread stack in a debug build.
+    spare: Vec<Box<Board>>,
 }
 
 impl Reader {
     pub fn new() -> Reader {
-        Reader { budget: BUDGET }
+        Reader { budget: BUDGET, spare: Vec::new() }
+    }
+
+    /// A copy of `b` on the heap (a spare one reused when there is one).
+    #[inline(never)]
+    fn copy_of(&mut self, b: &Board) -> Box<Board> {
+        match self.spare.pop() {
+            Some(mut board) => {
+                board.copy_from(b);
+                board
+            }
+            None => Box::new(b.clone()),
+        }
     }
 
     /// `dead(board, W)`: the chain at `w` has one liberty, its owner is to move; whether the
@@ -42,13 +57,15 @@ impl Reader {
         if !b.is_legal(cand, def) {
             return false;
         }
-        let mut after = b.clone();
+        let mut after = self.copy_of(b);
         after.play_unchecked(cand, def);
-        match after.liberties(w) {
+        let escapes = match after.liberties(w) {
             0 | 1 => false,
             2 => !self.attacker_wins(&after, w, depth),
             _ => true,
-        }
+        };
+        self.spare.push(after);
+        escapes
     }
 
     /// The attacker to move against the chain at `w` with two liberties: whether an atari at
@@ -62,12 +79,11 @@ impl Reader {
             if !b.is_legal(l, att) {
                 continue;
             }
-            let mut after = b.clone();
+            let mut after = self.copy_of(b);
             after.play_unchecked(l, att);
-            if after.get(w) != Some(def) {
-                return true;
-            }
-            if after.liberties(w) == 1 && self.dead_at(&after, w, depth + 1) {
+            let wins = after.get(w) != Some(def) || (after.liberties(w) == 1 && self.dead_at(&after, w, depth + 1));
+            self.spare.push(after);
+            if wins {
                 return true;
             }
         }

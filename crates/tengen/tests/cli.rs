@@ -666,11 +666,12 @@ fn bench_loss_judges_moves_with_a_network() {
     let se: f64 = out.split(" se=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
     // (The printed losses are rounded to hundredths.)
     assert!((se - expected).abs() < 0.01, "{se} against {expected}: {out}");
-    // The search takes the stones, which loses next to nothing (the network's one-move
+    // The search takes the stones (C5) or plays D5 against their escape (the network: 2.1
+    // and 0.8 points lost), either of which loses next to nothing (the network's one-move
     // judgement is good to a couple of points).
     let (code, out, err) = tengen(&["bench", "loss", "--model", model, "--to", "1", "--playouts", "2000", "-v", &sgf]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains(" 1 White C5 "), "{err}");
+    assert!(err.contains(" 1 White C5 ") || err.contains(" 1 White D5 "), "{err}");
     let loss: f64 = err.split("loss=").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
     assert!(loss.abs() < 3.0 && loss < blunder - 3.0, "{loss} against {blunder}: {err}");
     assert!(out.contains(" blunders=0 ") && out.contains(" simulations_per_position=2000 "), "{out}");
