@@ -394,27 +394,20 @@ impl Board {
         let c = color as u8;
         if let Some(l) = last.map(Point::index).filter(|&l| self.cell(l) == c ^ 1) {
             let mut urgent = Candidates::new();
-            // The liberties of the last stone's chain and of the player's chains beside it
-            // (up to two each) are read once, for the capture and escape steps and for the
-            // two-liberty step after them.
-            let mut last_libs = [0u16; 5];
-            let last_n =
-                if policy.capture || policy.two_liberties { self.libs_upto(l, 2, 0, &mut last_libs) } else { 0 };
-            let mut own = OwnChains::default();
-            if policy.escape || policy.two_liberties {
-                self.own_chains_beside(l, c, &mut own);
-            }
-            if policy.capture && last_n == 1 && self.playable_at(usize::from(last_libs[0]), c) {
-                urgent.push(usize::from(last_libs[0]));
+            if policy.capture
+                && let Some(lib) = self.atari_at(l)
+                && self.playable_at(lib, c)
+            {
+                urgent.push(lib);
             }
             if policy.escape {
-                self.escapes(&own, c, policy.ladders, &mut urgent);
+                self.escapes(l, c, policy.ladders, &mut urgent);
             }
             if let Some(p) = urgent.pick(rng) {
                 return Some(p);
             }
             if policy.two_liberties {
-                self.two_liberty_moves(c, (last_n, &last_libs), &own, &mut urgent);
+                self.two_liberty_moves(l, c, &mut urgent);
                 if let Some(p) = urgent.pick(rng) {
                     return Some(p);
                 }
@@ -605,16 +598,15 @@ impl Board {
         }
     }
 
-    /// The two-liberty answers to the opponent's last stone, whose chain has `last` (how
-    /// many liberties of at most two were found, and they): an atari on that chain when it
-    /// has two liberties, the atari is no self-atari and the chain's extension to the other
-    /// liberty would not reach three liberties; and the liberties of the player's chains
-    /// beside `l` (`own`, with their liberties read) that have two, where they give three or
-    /// more.
-    fn two_liberty_moves(&self, c: u8, last: (usize, &[u16; 5]), own: &OwnChains, out: &mut Candidates) {
+    /// The two-liberty answers to the opponent's stone at `l`: an atari on its chain when
+    /// that chain has two liberties, the atari is no self-atari and the chain's extension to
+    /// the other liberty would not reach three liberties; and the liberties of own chains next
+    /// to `l` with two liberties that give them three or more.
+    fn two_liberty_moves(&self, l: usize, c: u8, out: &mut Candidates) {
         let o = c ^ 1;
-        if last.0 == 2 {
-            let (a, b) = (usize::from(last.1[0]), usize::from(last.1[1]));
+        let mut libs = [0u16; 5];
+        if self.libs_upto(l, 2, 0, &mut libs) == 2 {
+            let (a, b) = (libs[0] as usize, libs[1] as usize);
             for (x, y) in [(a, b), (b, a)] {
                 // After our stone at x the chain has y alone; extending there gives it the
                 // extension's liberties but x.
@@ -626,12 +618,13 @@ impl Board {
                 }
             }
         }
-        for chain in &own.chains[..own.n] {
-            if chain.libs_found != 2 {
+        for e in self.chains_beside(l, c) {
+            let mut own = [0u16; 5];
+            if self.libs_upto(e, 2, 0, &mut own) != 2 {
                 continue;
             }
-            for &x in &chain.libs[..2] {
-                let x = usize::from(x);
+            for &x in &own[..2] {
+                let x = x as usize;
                 if self.playable_at(x, c) && self.liberties_after(x, c, 2).0 >= 3 {
                     out.push(x);
                 }
@@ -657,27 +650,12 @@ impl Board {
         })
     }
 
-    /// The player's chains beside `l`, each once, with their first liberties (up to two).
-    fn own_chains_beside(&self, l: usize, c: u8, out: &mut OwnChains) {
+    /// The escapes of own chains next to `l` that are in atari: captures of opposing chains
+    /// in atari that touch them, and extensions that leave two or more liberties.
+    fn escapes(&self, l: usize, c: u8, ladders: bool, out: &mut Candidates) {
         for e in self.chains_beside(l, c) {
-            let mut libs = [0u16; 5];
-            let libs_found = self.libs_upto(e, 2, 0, &mut libs);
-            out.chains[out.n] = OwnChain { stone: e as u16, libs_found, libs };
-            out.n += 1;
-        }
-    }
-
-    /// The escapes of the player's chains beside the last move (`own`) that are in atari:
-    /// captures of opposing chains in atari that touch them, and extensions that leave two or
-    /// more liberties.
-    fn escapes(&self, own: &OwnChains, c: u8, ladders: bool, out: &mut Candidates) {
-        for chain in &own.chains[..own.n] {
-            if chain.libs_found != 1 {
-                continue;
-            }
-            let e = usize::from(chain.stone);
             let h = self.head_at(e);
-            let lib = usize::from(chain.libs[0]);
+            let Some(lib) = self.atari_at(e) else { continue };
             // Opposing chains in atari touching this one (walking its stones; big chains are
             // rarely in atari, and the walk stops at the chain's end).
             let mut s = h as usize;
@@ -717,22 +695,6 @@ impl Board {
             }
         }
     }
-}
-
-/// One of the player's chains beside the last move: a stone of it and its first liberties
-/// (`libs_found` of [`Board::libs_upto`] with at most two: 3 means more than two).
-#[derive(Clone, Copy, Default)]
-struct OwnChain {
-    stone: u16,
-    libs_found: usize,
-    libs: [u16; 5],
-}
-
-/// The player's chains beside the last move (at most four).
-#[derive(Default)]
-struct OwnChains {
-    chains: [OwnChain; 4],
-    n: usize,
 }
 
 #[cfg(test)]

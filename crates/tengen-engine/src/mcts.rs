@@ -1250,7 +1250,7 @@ impl Worker {
             if node.expanded {
                 let first = node.first_child as usize;
                 // Without a branch (which move the playout played first is a coin toss for
-                // the predictor): a miss adds 0. `first[PASS]` is never set, so a pass never
+                // the branch predictor): a miss adds 0. `first[PASS]` is never set, so a pass never
                 // hits.
                 for child in &mut nodes[first..first + node.children as usize] {
                     let hit = f32::from(u8::from(self.first[child.mv as usize] == child.player + 1));
