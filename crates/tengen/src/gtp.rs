@@ -91,10 +91,16 @@ pub struct Tuning {
     /// the last move; 0 for MoGo's shapes (tuning; see `SearchParams`).
     #[arg(long)]
     playout_shapes: Option<f32>,
-    /// The playout policy that judges dead stones (`final_status_list`, counting), as
+    /// The playout policy of the quick dead-stone judgement behind the counts of games ended
+    /// in the search's tree (and of `final_status_list` with `--status-simulations 0`), as
     /// `--policy` reads it; light by default (tuning; see `SearchParams`).
     #[arg(long)]
     status_policy: Option<tengen_core::Policy>,
+    /// Simulations of the status search that judges dead stones (`final_status_list`, the
+    /// answer to a pass, counting), 10,000 by default; 0 judges by status playouts alone
+    /// (tuning; see `SearchParams`).
+    #[arg(long)]
+    status_simulations: Option<u32>,
     /// The mercy rule's capture lead as a share of the board's points, 0 for off (tuning; see
     /// `SearchParams`).
     #[arg(long)]
@@ -124,6 +130,7 @@ impl Tuning {
             last_good_reply_2: base.last_good_reply_2 && !self.no_last_good_reply_2,
             playout_shapes: self.playout_shapes.unwrap_or(base.playout_shapes).max(0.0),
             status_policy: self.status_policy.unwrap_or(base.status_policy),
+            status_simulations: self.status_simulations.unwrap_or(base.status_simulations),
             mercy: self.mercy.unwrap_or(base.mercy).max(0.0),
             resign_below: self.resign_below.unwrap_or(base.resign_below).clamp(0.0, 1.0),
             ..base

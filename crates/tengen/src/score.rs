@@ -13,8 +13,9 @@ use tengen_core::{Color, Point, Rules, Scoring};
 pub struct ScoreArgs {
     /// The game record (SGF, any character set).
     game: PathBuf,
-    /// Dead stones: `none`, `auto` (judged by the search's ownership, Benson-alive chains
-    /// never dead), or vertices separated by commas (each marks its whole chain).
+    /// Dead stones: `none`, `auto` (judged by the ownership of the search's status search, as
+    /// `tengen gtp` answers `final_status_list dead`; Benson-alive chains never dead), or
+    /// vertices separated by commas (each marks its whole chain).
     #[arg(long, default_value = "none")]
     dead: String,
     /// A KataGo network (`.bin.gz`) to judge `--dead auto` with: its ownership over the eight
@@ -57,10 +58,7 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
             let network = crate::network::load(path)?;
             tengen_engine::NetSearch::new(network, tengen_engine::SearchParams::network()).dead_stones_of(&game)
         }
-        (None, true) => {
-            let params = tengen_engine::SearchParams { playouts: 20_000, ..tengen_engine::SearchParams::default() };
-            tengen_engine::Mcts::new(params).dead_stones_of(&game)
-        }
+        (None, true) => tengen_engine::Mcts::new(tengen_engine::SearchParams::default()).dead_stones_of(&game),
         (None, false) => parse_dead(&args.dead)?,
     };
     for &p in &dead {
