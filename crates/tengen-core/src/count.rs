@@ -205,17 +205,6 @@ fn without_dead(board: &Board, dead: &[Point]) -> (Board, [u32; 2]) {
     (b, removed)
 }
 
-/// Whether a stone of `color` on the empty point `p` would be taken at once: the move is
-/// suicide, or it captures nothing and leaves its chain with a single liberty.
-fn captured_at_once(board: &Board, p: Point, color: Color) -> bool {
-    if board.is_suicide(p, color) {
-        return true;
-    }
-    let mut b = board.clone();
-    let played = b.play_unchecked(p, color);
-    played.captured == 0 && b.liberties(p) <= 1
-}
-
 /// The empty regions of a board: each with its points and which colours border it.
 fn empty_regions(board: &Board) -> Vec<(Vec<Point>, [bool; 2])> {
     let mut seen = PointSet::new();
@@ -246,25 +235,32 @@ fn empty_regions(board: &Board) -> Vec<(Vec<Point>, [bool; 2])> {
 
 /// Area ownership (数子法) after removing the chains through `dead`: stones count for their
 /// colour; an empty region bordered by one colour only is that colour's; in a region bordered
-/// by both (dame, seki) a point that only one side can ever occupy — the other side's stone
-/// there would be taken at once — is that side's (the seki exception of the Chinese rules),
-/// and every other point is split half–half. An empty board is split too.
+/// by both (dame, seki) every point is split half–half, except the one-sided points of a seki
+/// — points that only one side can ever occupy, the other side's stone there being taken at
+/// once however the dame are filled, in a region whose chains no fill can capture or put in
+/// atari — which are that side's (the seki exception of the Chinese rules, defined exactly at
+/// [`crate::seki`]). An empty board is split too.
 #[must_use]
 pub fn area_owners(board: &Board, dead: &[Point]) -> OwnerMap {
     let (b, _) = without_dead(board, dead);
-    let mut table = vec![Owner::Shared; Point::TABLE_SIZE];
-    for (points, borders) in empty_regions(&b) {
+    let regions = empty_regions(&b);
+    let mut dame = PointSet::new();
+    for (points, _) in regions.iter().filter(|(_, borders)| borders == &[true, true]) {
         for p in points {
-            table[p.index()] = match borders {
-                [true, false] => Owner::Black,
-                [false, true] => Owner::White,
-                [false, false] => Owner::Shared,
-                [true, true] => match (captured_at_once(&b, p, Color::Black), captured_at_once(&b, p, Color::White)) {
-                    (false, true) => Owner::Black,
-                    (true, false) => Owner::White,
-                    _ => Owner::Shared,
-                },
-            };
+            dame.insert(p.index());
+        }
+    }
+    let mut table = vec![Owner::Shared; Point::TABLE_SIZE];
+    for (points, borders) in &regions {
+        match borders {
+            [true, false] => points.iter().for_each(|p| table[p.index()] = Owner::Black),
+            [false, true] => points.iter().for_each(|p| table[p.index()] = Owner::White),
+            [false, false] => {}
+            [true, true] => {
+                for (p, owner) in points.iter().zip(crate::seki::one_sided_points(&b, points, &dame)) {
+                    table[p.index()] = owner.map_or(Owner::Shared, Owner::of);
+                }
+            }
         }
     }
     let owners = b.points().map(|p| (p, b.get(p).map_or(table[p.index()], Owner::of))).collect();

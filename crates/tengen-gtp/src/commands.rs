@@ -348,21 +348,46 @@ fn list_stones(s: &mut Session, args: &[&str]) -> Reply {
     Ok(points_text(board.points().filter(|&p| board.get(p) == Some(c)).collect()))
 }
 
-/// Function: load a game record: the position before move N (all moves by default).
-/// Arguments: file, optional N. Fails: unreadable file, not SGF, bad N, illegal setup.
-/// Returns: the colour to play.
+/// Function: load a game record: the position before move N (all moves by default), under
+/// the rules set over GTP (the record's `KM` is taken; its `RU` only with `tengen gtp
+/// --sgf-rules`). Arguments: file, optional N. Fails: unreadable file, not SGF, bad N,
+/// illegal setup, a move before N that cannot be replayed (named, with the reason), N past
+/// the end of the record. Returns: the colour to play.
 fn loadsgf(s: &mut Session, args: &[&str]) -> Reply {
     if args.is_empty() || args.len() > 2 {
         return Err("syntax error: loadsgf FILE [MOVE]".into());
     }
+    let wanted = match args.get(1) {
+        Some(n) => {
+            Some(n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("invalid move number: {n}"))?)
+        }
+        None => None,
+    };
     let bytes = std::fs::read(args[0]).map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
     let (records, _) = Record::read_bytes(&bytes).map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
     let record = records.into_iter().next().ok_or("the file holds no game")?;
-    let replay = record.replay(IllegalMoves::Stop).map_err(|e| e.to_string())?;
+    let replay =
+        if s.sgf_rules { record.replay(IllegalMoves::Stop) } else { record.replay_under(s.rules, IllegalMoves::Stop) }
+            .map_err(|e| e.to_string())?;
     let mut game = replay.game;
+    let played = game.moves().len();
+    // Moves 1..=played replayed; the position before move N needs N - 1 of them.
+    let needed = wanted.map_or(usize::MAX, |n| n - 1);
+    if let Some(problem) = replay.problems.first()
+        && needed > played
+    {
+        return Err(format!(
+            "move {} cannot be replayed: {}{}",
+            played + 1,
+            problem.message,
+            if s.sgf_rules { "" } else { " (under the rules set over GTP)" }
+        ));
+    }
     let mut next = game.to_move();
-    if let Some(n) = args.get(1) {
-        let n: usize = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| format!("invalid move number: {n}"))?;
+    if let Some(n) = wanted {
+        if n - 1 > played {
+            return Err(format!("the record has {played} moves: there is no position before move {n}"));
+        }
         if let Some(&(c, _)) = game.moves().get(n - 1) {
             next = c;
         }

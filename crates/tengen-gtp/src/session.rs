@@ -119,6 +119,8 @@ pub struct Session {
     pub(crate) clock: Clock,
     /// KataGo's `friendlyPassOk`, kept only to report it back.
     pub(crate) friendly_pass_ok: bool,
+    /// `loadsgf` adopts the record's `RU` (otherwise the rules set over GTP stay).
+    pub(crate) sgf_rules: bool,
     pub(crate) quit: bool,
 }
 
@@ -137,8 +139,17 @@ impl Session {
             size: 19,
             clock: Clock::default(),
             friendly_pass_ok: true,
+            sgf_rules: false,
             quit: false,
         }
+    }
+
+    /// Whether `loadsgf` adopts the rules a record names in `RU` (by default the rules set
+    /// over GTP or on the command line stay in force, as in GNU Go; only `KM` is taken).
+    #[must_use]
+    pub fn sgf_rules(mut self, adopt: bool) -> Session {
+        self.sgf_rules = adopt;
+        self
     }
 
     /// The current game.

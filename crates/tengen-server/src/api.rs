@@ -275,14 +275,23 @@ async fn create(AxumState(app): AxumState<AppState>, Body(new): Body<NewGame>) -
 
 /// Imports an SGF record (the body) as a game to review.
 #[utoipa::path(post, path = "/api/games/import", request_body(content = String, content_type = "application/x-go-sgf"),
-    responses((status = 201, body = View), (status = 400, body = ErrorBody)))]
+    responses((status = 201, body = View), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) -> Result<Response, ApiError> {
     let (records, _) =
         tengen_sgf::Record::read_bytes(&body).map_err(|e| ApiError::bad_request(format!("not an SGF game: {e}")))?;
     let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
+    // Under the server's rules (the Chinese rules), whatever the record's RU says; a move that
+    // cannot be replayed refuses the record rather than import a different game.
     let replay = record
-        .replay(tengen_sgf::IllegalMoves::Skip)
+        .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Stop)
         .map_err(|e| ApiError::bad_request(format!("the record cannot be replayed: {e}")))?;
+    if let Some(problem) = replay.problems.first() {
+        return Err(ApiError::refused(format!(
+            "move {} cannot be replayed under the Chinese rules ({}): the record was not imported",
+            replay.game.moves().len() + 1,
+            problem.message
+        )));
+    }
     let info = &replay.info;
     let config = Config {
         size: info.size,

@@ -135,7 +135,11 @@ impl AppState {
         let state = if stored.config.imported {
             let text = stored.sgf.as_deref().unwrap_or("");
             let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
-            let replay = record.replay(tengen_sgf::IllegalMoves::Skip).map_err(|e| ApiError::internal(&e))?;
+            // As the import replayed it (records imported before it refused a move that cannot be
+            // replayed leave such moves out).
+            let replay = record
+                .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Skip)
+                .map_err(|e| ApiError::internal(&e))?;
             State::imported(stored.config.clone(), replay.game, stored.created_ms)
         } else {
             State::replay(stored.config.clone(), stored.created_ms, &events).map_err(|e| ApiError::internal(&e))?

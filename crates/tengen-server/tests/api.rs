@@ -272,6 +272,15 @@ async fn games_survive_a_restart_and_records_travel_as_sgf(db: &str) {
     let request = Request::post("/api/games/import").body(Body::from("(;GM[3])")).unwrap();
     let response = tengen_server::app(app.clone()).oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    // A record whose fourth move retakes a ko after two passes (a repetition under the Chinese
+    // rules, whatever its RU says) is refused with the move named, not imported shorter.
+    let ko = "(;GM[1]FF[4]SZ[5]KM[0.5]RU[GOE]AB[bc][ad][be]AW[cc][bd][dd][ce];B[cd];W[];B[];W[bd])";
+    let request = Request::post("/api/games/import").body(Body::from(ko)).unwrap();
+    let response = tengen_server::app(app.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refusal: Value = serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    let detail = refusal["detail"].as_str().unwrap();
+    assert!(detail.contains("move 4") && detail.contains("superko"), "{detail}");
 }
 
 async fn clocks_run_out(db: &str) {

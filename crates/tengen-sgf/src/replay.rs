@@ -86,9 +86,25 @@ impl Record {
     /// [`ReplayError`] when the game information or the setup is unusable.
     pub fn replay(&self, policy: IllegalMoves) -> Result<Replay, ReplayError> {
         let info = self.info()?;
-        let size = info.size;
         let mut rules = rules_for(info.rules.as_deref());
         rules.komi = info.komi.unwrap_or(Komi::ZERO);
+        self.replay_as(info, rules, policy)
+    }
+
+    /// Replays the main line as [`Record::replay`] does, but under `rules` whatever the
+    /// record's `RU` says (a GTP controller's rules, a server's): only the komi is the
+    /// record's, when it gives one (`KM`).
+    ///
+    /// # Errors
+    /// [`ReplayError`] when the game information or the setup is unusable.
+    pub fn replay_under(&self, rules: Rules, policy: IllegalMoves) -> Result<Replay, ReplayError> {
+        let info = self.info()?;
+        let rules = Rules { komi: info.komi.unwrap_or(rules.komi), ..rules };
+        self.replay_as(info, rules, policy)
+    }
+
+    fn replay_as(&self, info: GameInfo, rules: Rules, policy: IllegalMoves) -> Result<Replay, ReplayError> {
+        let size = info.size;
         let mut setup = Setup { rules, ..Setup::new(size) };
         let mut problems = Vec::new();
         let nodes: Vec<_> = self.main_line().collect();

@@ -44,6 +44,10 @@ pub struct GtpArgs {
     /// After each move, a line on stderr: win rate, simulations, principal variation.
     #[arg(long, short)]
     verbose: bool,
+    /// `loadsgf` adopts the rules a record names in `RU` (by default the rules set here or
+    /// over GTP stay in force, and only the record's komi is taken).
+    #[arg(long)]
+    sgf_rules: bool,
     #[command(flatten)]
     tuning: Tuning,
 }
@@ -171,6 +175,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         );
         Session::with_rules(Mcts::new(flagged(base)), rules)
     };
+    session = session.sgf_rules(args.sgf_rules);
     // The session reads on a thread of its own (analysis ends when a line arrives).
     session.run(std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;
     Ok(())

@@ -13,7 +13,13 @@ pub fn replay_file(path: &Path, purpose: &str) -> Result<Replay> {
     let record = records.into_iter().next().context("the file holds no game")?;
     let replay = record.replay(IllegalMoves::Stop).with_context(|| path.display().to_string())?;
     if let Some(p) = replay.problems.first() {
-        bail!("{}: node {}: {}; the game cannot be {purpose}", path.display(), p.node, p.message);
+        bail!(
+            "{}: move {} (node {}) cannot be replayed: {}; the game cannot be {purpose}",
+            path.display(),
+            replay.game.moves().len() + 1,
+            p.node,
+            p.message
+        );
     }
     Ok(replay)
 }

@@ -43,7 +43,8 @@ fn score_in_stones_and_points() {
     assert!(out.contains("Black 12½ stones, White 12½ stones"), "{out}");
     assert!(out.contains("Result: 白胜 3 又 3/4 子 (W+7.5)"), "{out}");
     let (_, out, _) = tengen(&["score", &file]);
-    assert!(out.contains("Result: 白胜 4 又 3/4 子 (W+9.5)"), "{out}");
+    // Left on the board, B1 (in atari) is in no seki: A1 beside it is shared.
+    assert!(out.contains("Result: 白胜 5 又 1/4 子 (W+10.5)"), "{out}");
 }
 
 #[test]
@@ -154,7 +155,45 @@ fn errors_are_one_line_and_change_nothing() {
     let illegal = write("illegal.sgf", "(;GM[1]SZ[9];B[ee];W[ee])");
     let (code, _, err) = tengen(&["score", &illegal]);
     assert_ne!(code, 0);
-    assert!(err.contains("node 2") && err.contains("occupied"), "{err}");
+    assert!(err.contains("move 2 (node 2)") && err.contains("occupied"), "{err}");
+}
+
+/// A finished 9×9 game from a public server (Chinese rules, komi 7.5, recorded B+0.5, no dead
+/// stones): C6 is self-atari for Black only until Black fills C5, so it is dame.
+const DAME_GAME: &str = "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]AB[ga][ia][fb][gb][hb][ib][fc][gc][hc][ic][ed][fd][gd]\
+    [hd][id][ge][he][ie][af][bf][hf][bg][gg][ig][ah][bh][ch][fh][gh][hh][ai][ci][fi][hi][ii]AW[aa][ca][da][ea][fa]\
+    [bb][cb][db][eb][ac][cc][dc][ec][ad][bd][dd][be][de][ee][fe][df][ef][ff][gf][dg][eg][fg][dh][eh][di][ei];B[];W[])";
+
+#[test]
+fn every_scoring_path_counts_dame_beside_a_self_atari_point_as_shared() {
+    let file = write("dame.sgf", DAME_GAME);
+    let (code, out, err) = tengen(&["score", &file, "--dead", "none"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Black 44½ stones, White 36½ stones"), "{out}");
+    assert!(out.contains("(B+0.5)"), "{out}");
+    let (code, out, err) = tengen(&["score", &file, "--dead", "none", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("B+0.5"), "{out}");
+    // GTP: the record loaded, the engine's own dead-stone judgement, final_score.
+    let script = format!("1 loadsgf {file}\n2 final_status_list dead\n3 final_score\n4 quit\n");
+    let (code, out, err) = tengen_with_input(&["gtp", "--playouts", "2000"], &script);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("=2 \n") && out.contains("=3 B+0.5"), "{out}");
+}
+
+#[test]
+fn a_record_that_cannot_be_replayed_is_refused_with_its_move() {
+    // Move 4 retakes a ko after two passes: a repetition under positional superko.
+    let ko = write("ko.sgf", "(;GM[1]FF[4]SZ[5]KM[0.5]RU[GOE]AB[bc][ad][be]AW[cc][bd][dd][ce];B[cd];W[];B[];W[bd])");
+    for command in ["score", "diagram", "review"] {
+        let mut args = vec![command, &ko];
+        if command == "diagram" {
+            args.extend(["-o", "/tmp/tengen-ko-diagram.svg"]);
+        }
+        let (code, _, err) = tengen(&args);
+        assert_ne!(code, 0, "{command} succeeded");
+        assert!(err.contains("move 4") && err.contains("superko"), "{command}: {err}");
+    }
 }
 
 #[test]
