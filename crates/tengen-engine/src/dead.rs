@@ -1,6 +1,6 @@
 //! Dead stones from an ownership estimate, shared by both searches.
 
-use tengen_core::{Board, Color, Game, Point, pass_alive, seki_partners};
+use tengen_core::{Board, Color, Game, Point, Status, Unconditional, pass_alive, seki_partners};
 
 /// Whether `color` passes back after the opponent's pass, given the stones its judgement calls
 /// `dead`: the count with them taken off wins and none of them is the opponent's. Counting its
@@ -50,5 +50,16 @@ pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32
         }
     }
     dead.sort();
+    dead
+}
+
+/// `dead` and the stones inside the opponent's unconditional area (dead whatever is played, as
+/// GNU Go's `unconditional_status` reports them), sorted: a dead group whose capture the
+/// ownership half misses (nicklas19 of GNU Go's regression games) is named all the same.
+pub(crate) fn with_unconditional(board: &Board, mut dead: Vec<Point>) -> Vec<Point> {
+    let status = Unconditional::new(board);
+    dead.extend(board.points().filter(|&p| status.status(p) == Status::Dead));
+    dead.sort();
+    dead.dedup();
     dead
 }

@@ -384,7 +384,8 @@ impl NetSearch {
 
     /// The stones the network judges dead in `game` (averaged over the eight symmetries): a
     /// chain whose points it gives, on average, more than 70% to the opponent (mean ownership
-    /// beyond 0.4 the other way) — never one Benson's algorithm proves alive.
+    /// beyond 0.4 the other way) — never one Benson's algorithm proves alive —, and the stones
+    /// inside the opponent's unconditional area.
     #[must_use]
     pub fn dead_stones_of(&self, game: &Game) -> Vec<Point> {
         self.dead_stones_with(game, 8)
@@ -393,7 +394,7 @@ impl NetSearch {
     fn dead_stones_with(&self, game: &Game, symmetries: u8) -> Vec<Point> {
         let board = game.board();
         let ownership = self.ownership_of(game, symmetries);
-        crate::dead::dead_by_ownership(board, &ownership, 0.4)
+        crate::dead::with_unconditional(board, crate::dead::dead_by_ownership(board, &ownership, 0.4))
     }
 }
 
