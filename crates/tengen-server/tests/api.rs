@@ -281,6 +281,17 @@ async fn games_survive_a_restart_and_records_travel_as_sgf(db: &str) {
     let refusal: Value = serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
     let detail = refusal["detail"].as_str().unwrap();
     assert!(detail.contains("move 4") && detail.contains("superko"), "{detail}");
+    // A finished 9×9 game (recorded B+0.5): C6, self-atari for Black only until C5 is filled,
+    // is dame in the server's count too.
+    let dame = "(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]AB[ga][ia][fb][gb][hb][ib][fc][gc][hc][ic][ed][fd][gd][hd][id]\
+        [ge][he][ie][af][bf][hf][bg][gg][ig][ah][bh][ch][fh][gh][hh][ai][ci][fi][hi][ii]AW[aa][ca][da][ea][fa][bb][cb]\
+        [db][eb][ac][cc][dc][ec][ad][bd][dd][be][de][ee][fe][df][ef][ff][gf][dg][eg][fg][dh][eh][di][ei];B[];W[])";
+    let request = Request::post("/api/games/import").body(Body::from(dame)).unwrap();
+    let response = tengen_server::app(app.clone()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let view: Value = serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert_eq!(view["score"]["result"], "B+0.5", "{view}");
+    assert_eq!(view["score"]["black"], 44.5, "{view}");
 }
 
 async fn clocks_run_out(db: &str) {
