@@ -150,7 +150,8 @@ fn fill(board: &Board, p: Point, color: Color) -> Fill {
             }
         }
     }
-    if board.is_suicide(p, color) || board.self_atari(p, color).is_some() {
+    // A suicide counts as a self-atari with no liberty.
+    if board.self_atari(p, color).is_some() {
         Fill::Unsafe
     } else if atari {
         Fill::Breaks

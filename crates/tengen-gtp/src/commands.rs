@@ -357,12 +357,10 @@ fn loadsgf(s: &mut Session, args: &[&str]) -> Reply {
     if args.is_empty() || args.len() > 2 {
         return Err("syntax error: loadsgf FILE [MOVE]".into());
     }
-    let wanted = match args.get(1) {
-        Some(n) => {
-            Some(n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("invalid move number: {n}"))?)
-        }
-        None => None,
-    };
+    let wanted = args
+        .get(1)
+        .map(|n| n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("invalid move number: {n}")))
+        .transpose()?;
     let bytes = std::fs::read(args[0]).map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
     let (records, _) = Record::read_bytes(&bytes).map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
     let record = records.into_iter().next().ok_or("the file holds no game")?;
@@ -378,7 +376,7 @@ fn loadsgf(s: &mut Session, args: &[&str]) -> Reply {
     {
         return Err(format!(
             "move {} cannot be replayed: {}{}",
-            played + 1,
+            problem.move_number,
             problem.message,
             if s.sgf_rules { "" } else { " (under the rules set over GTP)" }
         ));

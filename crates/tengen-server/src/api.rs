@@ -288,8 +288,7 @@ async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) ->
     if let Some(problem) = replay.problems.first() {
         return Err(ApiError::refused(format!(
             "move {} cannot be replayed under the Chinese rules ({}): the record was not imported",
-            replay.game.moves().len() + 1,
-            problem.message
+            problem.move_number, problem.message
         )));
     }
     let info = &replay.info;

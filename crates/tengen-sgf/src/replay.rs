@@ -20,6 +20,9 @@ pub enum IllegalMoves {
 pub struct Problem {
     /// Index of the node on the main line (0 is the root).
     pub node: usize,
+    /// The number of the move that could not be played there (the moves replayed before it,
+    /// plus one).
+    pub move_number: usize,
     /// What was wrong, in words.
     pub message: String,
 }
@@ -122,6 +125,7 @@ impl Record {
                         let Some(q) = point(p, size) else {
                             problems.push(Problem {
                                 node: i,
+                                move_number: 1,
                                 message: format!("setup point ({}, {}) is off the board", p.x, p.y),
                             });
                             continue;
@@ -164,6 +168,7 @@ impl Record {
                     Prop::AB(_) | Prop::AW(_) | Prop::AE(_) => {
                         problems.push(Problem {
                             node: i,
+                            move_number: game.moves().len() + 1,
                             message: "setup stones after the first move are not replayed".into(),
                         });
                         if policy == IllegalMoves::Stop {
@@ -180,7 +185,7 @@ impl Record {
                     game.play_as(color, mv).map_err(|e| format!("{color} {mv}: {e}"))
                 });
                 if let Err(message) = result {
-                    problems.push(Problem { node: i, message });
+                    problems.push(Problem { node: i, move_number: game.moves().len() + 1, message });
                     if policy == IllegalMoves::Stop {
                         return Ok(Replay { game, info, problems });
                     }

@@ -16,7 +16,7 @@ pub fn replay_file(path: &Path, purpose: &str) -> Result<Replay> {
         bail!(
             "{}: move {} (node {}) cannot be replayed: {}; the game cannot be {purpose}",
             path.display(),
-            replay.game.moves().len() + 1,
+            p.move_number,
             p.node,
             p.message
         );
