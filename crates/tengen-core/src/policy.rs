@@ -67,7 +67,7 @@ impl Policy {
         anywhere: false,
     };
     /// The engine's default: capture, escape, two liberties, patterns and no big self-atari;
-    /// ladder reading, nakade and the anywhere step scored lower in matches (ARCHITECTURE.md).
+    /// ladder reading, nakade and the anywhere step scored lower in matches (docs/measurements.md).
     pub const HEAVY: Policy = Policy {
         capture: true,
         escape: true,

@@ -32,7 +32,7 @@ pub struct SearchParams {
     /// Stop after this long, if set (whichever limit comes first).
     pub time: Option<Duration>,
     /// UCT exploration constant. 0 by default: the AMAF statistics and their priors do the
-    /// exploring (ARCHITECTURE.md: 0.1 lost more points per move and more games).
+    /// exploring (docs/measurements.md: 0.1 lost more points per move and more games).
     pub exploration: f32,
     /// RAVE equivalence: visits at which a node's own win rate and its AMAF rate weigh the same.
     pub rave_equivalence: f32,
@@ -51,7 +51,7 @@ pub struct SearchParams {
     /// Seed of the playouts' random generator.
     pub seed: u64,
     /// The playout policy: which answers to the last move come before random moves (see
-    /// [`Policy`]; measured in ARCHITECTURE.md).
+    /// [`Policy`]; measured in docs/measurements.md).
     pub policy: Policy,
     /// New nodes start with prior knowledge in their AMAF statistics (captures, escapes,
     /// self-ataris, shapes, nearness to the last move, empty first-line points).
@@ -59,7 +59,7 @@ pub struct SearchParams {
     /// Virtual simulations of prior knowledge from the move's learned 3 × 3 shape
     /// ([`crate::shapes`]): a shape played `r` times as often as a move at random, among
     /// siblings whose geometric mean is `g`, starts at a win rate of r / (r + g) (with the
-    /// other priors: [`SearchParams::priors`]). 0: off. Default 20 (ARCHITECTURE.md).
+    /// other priors: [`SearchParams::priors`]). 0: off. Default 20 (docs/measurements.md).
     pub shape_prior: f32,
     /// Virtual simulations of prior knowledge from the learned move predictor
     /// ([`crate::predictor`]: shape, distances to the last two moves, line, captures, escapes,
@@ -67,32 +67,32 @@ pub struct SearchParams {
     /// whose geometric mean is g starts at a win rate of γ / (γ + g), as the shape priors do
     /// (with the other priors: [`SearchParams::priors`]). 0: off, the default: 30 scored no
     /// better against GNU Go than the defaults, in place of the shape priors or beside them
-    /// (ARCHITECTURE.md).
+    /// (docs/measurements.md).
     pub predictor_prior: f32,
     /// Last good reply with forgetting (Baier and Drake, *The Power of Forgetting*, 2010):
     /// each thread remembers, per player and opponent's move, the reply that last won a
     /// simulation (forgotten when it loses one), and its playouts try that reply before the
     /// policy when it is legal, fills no own eye and puts no two stones into atari. On by
-    /// default (ARCHITECTURE.md).
+    /// default (docs/measurements.md).
     pub last_good_reply: bool,
     /// With [`SearchParams::last_good_reply`], also remember the reply to the last two moves
     /// (the player's own and the opponent's answer: LGRF-2), tried before the reply to the last
-    /// move alone. On by default (ARCHITECTURE.md).
+    /// move alone. On by default (docs/measurements.md).
     pub last_good_reply_2: bool,
     /// Above 0, the playouts' shape step draws among the points next to the last move by
     /// their learned shapes ([`ShapeTable::playout_weights`]) instead of MoGo's: each with
     /// weight this × its shape's odds, against 1 for each empty point. 0: MoGo's shapes.
-    /// Default 100 (ARCHITECTURE.md).
+    /// Default 100 (docs/measurements.md).
     pub playout_shapes: f32,
     /// The policy of the playouts that judge dead stones ([`Mcts::dead_stones_of`]): light by
-    /// default (ARCHITECTURE.md: the heavy policy shies away from the self-ataris that finish
+    /// default (docs/measurements.md: the heavy policy shies away from the self-ataris that finish
     /// dead groups).
     pub status_policy: Policy,
     /// Simulations of the status search that judges dead stones ([`Mcts::dead_stones_of`]):
     /// a search from the position for the player to move in which passes do not end the
     /// game, so that every simulation plays the board out, its ownership read off the final
     /// boards and averaged with the status playouts'. 0: judge by `status_policy` playouts
-    /// alone, without a tree (ARCHITECTURE.md).
+    /// alone, without a tree (docs/measurements.md).
     pub status_simulations: u32,
     /// The mercy rule: a playout ends as soon as one side has captured more stones than the
     /// other, since the simulation began, by more than this share of the board's points;
@@ -108,7 +108,7 @@ pub struct SearchParams {
     /// Transpositions: a leaf whose position (stones, player to move, ko point, a pass just
     /// played) already has an expanded node elsewhere in this search's tree shares that
     /// node's children, so that their statistics gather every move order. Off by default: 12
-    /// of 20 against GNU Go at 1 s on 9×9, no different from without (ARCHITECTURE.md).
+    /// of 20 against GNU Go at 1 s on 9×9, no different from without (docs/measurements.md).
     pub transpositions: bool,
     /// After each decision, one line on stderr: the move, its win rate and score, the
     /// simulations (new and kept) and the principal variation.
@@ -1350,7 +1350,7 @@ impl Mcts {
     /// proves the chain alive or it is in seki by the static rule; with them the stones inside
     /// the opponent's unconditional area ([`tengen_core::Unconditional`]). Each errs where the other
     /// does not: the playouts where a thin wall needs answers, the search where the game is
-    /// decided and a fight no longer changes its result (ARCHITECTURE.md). With no status
+    /// decided and a fight no longer changes its result (docs/measurements.md). With no status
     /// search, the playouts alone.
     pub fn dead_stones_of(&mut self, game: &Game) -> Vec<Point> {
         self.dead_stones_within(game, None)

@@ -6,7 +6,7 @@
 //! the square. [`ShapeTable::record`] counts, over the positions of game records, how often each
 //! shape was available (a legal empty point) and how often it was the move played; the table
 //! shipped in `data/shapes.txt` is learned from the game records in `../shared/testdata/` by
-//! `tengen learn shapes` (see ARCHITECTURE.md). The search turns a shape's rate into prior
+//! `tengen learn shapes` (see docs/measurements.md). The search turns a shape's rate into prior
 //! knowledge ([`ShapeTable::odds`]).
 
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! This is the hot path of the whole system. It knows only *simple* ko and no history; the
 //! [`Game`](crate::Game) that owns it adds superko, passes, turns and the end of the game.
 //!
-//! Representation (measured with `tengen bench playouts` and callgrind; see ARCHITECTURE.md):
+//! Representation (measured with `tengen bench playouts` and callgrind; see docs/measurements.md):
 //! - a padded array of 27 × 27 cells, so that neighbours are at constant offsets whatever the
 //!   board size and border cells stop every walk; per-point tables are 1024 long and indexed
 //!   with `& 1023`, so the compiler drops bounds tests without `unsafe`;
