@@ -2,6 +2,7 @@
 
 mod decode;
 mod info;
+mod limits;
 mod record;
 mod replay;
 mod strict;
@@ -9,6 +10,7 @@ mod write;
 
 pub use decode::{CharsetSource, Decoded, decode};
 pub use info::{GameInfo, InfoError, komi_from_sgf};
+pub use limits::{Limit, Limits, Shape, TooLarge, measure};
 pub use record::{ReadError, Record};
 pub use replay::{IllegalMoves, Problem, Replay, ReplayError};
 pub use strict::{Diagnostic, Position, check_strict};

@@ -3,6 +3,8 @@
 use sgf_parse::go::Prop;
 use sgf_parse::{GameTree, ParseOptions, SgfNode};
 
+use crate::limits::{Limits, TooLarge, measure};
+
 /// Why a text could not be read as SGF.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
@@ -20,6 +22,9 @@ pub enum ReadError {
     /// The file holds no game tree.
     #[error("the file holds no game (an SGF game starts with \"(;\")")]
     Empty,
+    /// The text is past one of the reader's [`Limits`].
+    #[error("{0}")]
+    TooLarge(TooLarge),
 }
 
 /// Whether a game tree starts somewhere in the text: `(` then `;`, white space between
@@ -30,17 +35,76 @@ fn has_game_tree(text: &str) -> bool {
 
 /// Removes properties without a name, which the lenient parser makes of stray text: they
 /// cannot be written back as SGF (their values would join the property before them).
-fn drop_nameless(node: &mut SgfNode<Prop>) {
-    node.properties.retain(|p| !matches!(p, Prop::Unknown(id, _) | Prop::Invalid(id, _) if id.is_empty()));
-    for child in &mut node.children {
-        drop_nameless(child);
+fn drop_nameless(root: &mut SgfNode<Prop>) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        node.properties.retain(|p| !matches!(p, Prop::Unknown(id, _) | Prop::Invalid(id, _) if id.is_empty()));
+        stack.extend(node.children.iter_mut());
     }
 }
 
 /// One game of an SGF file: the root node and its tree of variations.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Records read from text are bounded by [`Limits`]; one built with [`Record::from_root`]
+/// may be of any depth: it is written and dropped without recursion.
+///
+/// Cloning, comparing and formatting walk the tree without recursion too; `Debug` shows the
+/// record as its SGF text.
 pub struct Record {
     root: SgfNode<Prop>,
+}
+
+/// The nodes of a tree in preorder, each with its number of children.
+fn preorder(root: &SgfNode<Prop>) -> Vec<&SgfNode<Prop>> {
+    let mut order = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        order.push(node);
+        stack.extend(node.children.iter().rev());
+    }
+    order
+}
+
+impl Clone for Record {
+    fn clone(&self) -> Record {
+        // Built from the last node of the preorder back: a node's children are then on top of
+        // the stack, first child uppermost.
+        let mut built: Vec<SgfNode<Prop>> = Vec::new();
+        for node in preorder(&self.root).into_iter().rev() {
+            let children: Vec<_> = (0..node.children.len()).map(|_| built.pop().expect("built before")).collect();
+            built.push(SgfNode::new(node.properties.clone(), children, node.is_root));
+        }
+        Record { root: built.pop().expect("the root") }
+    }
+}
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Record) -> bool {
+        let mut pairs = vec![(&self.root, &other.root)];
+        while let Some((a, b)) = pairs.pop() {
+            if a.properties != b.properties || a.is_root != b.is_root || a.children.len() != b.children.len() {
+                return false;
+            }
+            pairs.extend(a.children.iter().zip(&b.children));
+        }
+        true
+    }
+}
+
+impl std::fmt::Debug for Record {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Record").field(&self.to_sgf()).finish()
+    }
+}
+
+impl Drop for Record {
+    /// Takes the tree apart node by node: the node type's own drop recurses, once per level.
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.root.children);
+        while let Some(mut node) = stack.pop() {
+            stack.append(&mut node.children);
+        }
+    }
 }
 
 impl Record {
@@ -48,8 +112,18 @@ impl Record {
     /// is kept (its lenient mode stops at a syntax error and keeps what came before it).
     ///
     /// # Errors
-    /// [`ReadError`] when nothing readable is there, or a tree is not a Go game.
+    /// [`ReadError`] when nothing readable is there, a tree is not a Go game, or the text is
+    /// past the default [`Limits`].
     pub fn read_all(text: &str) -> Result<Vec<Record>, ReadError> {
+        Record::read_all_within(text, &Limits::default())
+    }
+
+    /// [`Record::read_all`] within `limits`.
+    ///
+    /// # Errors
+    /// As [`Record::read_all`]; [`ReadError::TooLarge`] past `limits`.
+    pub fn read_all_within(text: &str, limits: &Limits) -> Result<Vec<Record>, ReadError> {
+        measure(text, limits).map_err(ReadError::TooLarge)?;
         if !has_game_tree(text) {
             return Err(ReadError::Empty);
         }
@@ -89,8 +163,23 @@ impl Record {
     /// # Errors
     /// As [`Record::read_all`].
     pub fn read_bytes(bytes: &[u8]) -> Result<(Vec<Record>, crate::Decoded), ReadError> {
+        Record::read_bytes_within(bytes, &Limits::default())
+    }
+
+    /// [`Record::read_bytes`] within `limits` (the bytes count before decoding).
+    ///
+    /// # Errors
+    /// As [`Record::read_all_within`].
+    pub fn read_bytes_within(bytes: &[u8], limits: &Limits) -> Result<(Vec<Record>, crate::Decoded), ReadError> {
+        if bytes.len() > limits.bytes {
+            let limit = crate::limits::Limit::Bytes;
+            return Err(ReadError::TooLarge(TooLarge { limit, found: bytes.len() + 1, max: limits.bytes }));
+        }
         let decoded = crate::decode(bytes);
-        let records = Record::read_all(&decoded.text)?
+        // Decoding can make the text longer than the bytes (two bytes of GB 18030 are three of
+        // UTF-8): the byte bound is the file's.
+        let limits = Limits { bytes: usize::MAX, ..*limits };
+        let records = Record::read_all_within(&decoded.text, &limits)?
             .into_iter()
             .map(|mut r| {
                 for prop in &mut r.root.properties {
@@ -139,9 +228,30 @@ impl Record {
     /// the same text.
     #[must_use]
     pub fn to_sgf(&self) -> String {
+        /// What is left to write, last first.
+        enum Step<'a> {
+            Node(&'a SgfNode<Prop>),
+            Text(char),
+        }
         let mut out = String::from("(");
-        write_node(&self.root, &mut out);
-        out.push(')');
+        let mut todo = vec![Step::Text(')'), Step::Node(&self.root)];
+        while let Some(step) = todo.pop() {
+            match step {
+                Step::Text(c) => out.push(c),
+                Step::Node(node) => {
+                    write_node(node, &mut out);
+                    match node.children.as_slice() {
+                        [] => {}
+                        [only] => todo.push(Step::Node(only)),
+                        many => {
+                            for child in many.iter().rev() {
+                                todo.extend([Step::Text(')'), Step::Node(child), Step::Text('(')]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         out
     }
 }
@@ -185,6 +295,7 @@ fn push_move(out: &mut String, id: &str, m: sgf_parse::go::Move) {
     out.push(']');
 }
 
+/// A node's `;` and properties (its children are the caller's).
 fn write_node(node: &SgfNode<Prop>, out: &mut String) {
     out.push(';');
     for prop in node.properties() {
@@ -214,18 +325,6 @@ fn write_node(node: &SgfNode<Prop>, out: &mut String) {
             Prop::DD(ps) => push_points(out, "DD", ps),
             Prop::VW(ps) => push_points(out, "VW", ps),
             other => out.push_str(&other.to_string()),
-        }
-    }
-    let children: Vec<_> = node.children().collect();
-    match children.as_slice() {
-        [] => {}
-        [only] => write_node(only, out),
-        many => {
-            for child in many {
-                out.push('(');
-                write_node(child, out);
-                out.push(')');
-            }
         }
     }
 }

@@ -49,6 +49,16 @@ struct Node {
     children: Vec<Node>,
 }
 
+impl Drop for Node {
+    /// Without recursion: a main line is as deep as it is long.
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.children);
+        while let Some(mut node) = stack.pop() {
+            stack.append(&mut node.children);
+        }
+    }
+}
+
 struct Scanner<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     at: Position,
@@ -228,6 +238,10 @@ fn point(value: &str, size: usize) -> Option<Point> {
 /// ```
 #[must_use]
 pub fn check_strict(text: &str) -> Vec<Diagnostic> {
+    // The scanner nests once per variation: bounded first, like every reading.
+    if let Err(e) = crate::limits::measure(text, &crate::limits::Limits::default()) {
+        return vec![Diagnostic { at: Position { line: 1, column: 1 }, message: e.to_string() }];
+    }
     let mut s = Scanner { chars: text.chars().peekable(), at: Position { line: 1, column: 1 }, problems: Vec::new() };
     let mut trees = Vec::new();
     loop {
