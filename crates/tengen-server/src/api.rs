@@ -15,21 +15,21 @@ use utoipa::{OpenApi, ToSchema};
 
 use crate::app::{AppState, now_ms, token_hash};
 use crate::error::ApiError;
-use crate::record::{Action, Config, Opponent, Placement, State, TimeControl};
+use crate::guard::Client;
+use crate::record::{Action, Config, GameError, MAX_MOVES, Opponent, Placement, State, TimeControl, check_name};
 use crate::store::{StoredGame, Summary};
 use crate::view::View;
 
-/// Requests larger than this are refused (an SGF upload has its own, larger limit).
-const BODY_LIMIT: usize = 64 * 1024;
-/// The largest SGF file accepted.
-const SGF_LIMIT: usize = 2 * 1024 * 1024;
-
-/// The API's routes, all under `/api`.
+/// The API's routes, all under `/api`, and the health and metrics endpoints.
 pub fn routes(state: AppState) -> Router {
+    let limits = state.limits().clone();
     Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
         .route("/api/openapi.json", get(openapi))
         .route("/api/games", get(recent).post(create))
-        .route("/api/games/import", post(import).layer(DefaultBodyLimit::max(SGF_LIMIT)))
+        .route("/api/games/import", post(import).layer(DefaultBodyLimit::max(limits.sgf.bytes)))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/sgf", get(sgf))
         .route("/api/games/{id}/terms", get(terms))
@@ -45,8 +45,43 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/games/{id}/resume", post(resume))
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(DefaultBodyLimit::max(limits.body_bytes))
         .with_state(state)
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, body = String, description = "ok")))]
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+/// Readiness: the database answers.
+#[utoipa::path(get, path = "/readyz", responses((status = 200, body = String, description = "ready"),
+    (status = 503, body = ErrorBody, description = "the database does not answer")))]
+async fn readyz(AxumState(app): AxumState<AppState>) -> Result<&'static str, ApiError> {
+    match tokio::time::timeout(std::time::Duration::from_secs(2), app.store().ping()).await {
+        Ok(Ok(())) => Ok("ready"),
+        Ok(Err(e)) => {
+            tracing::warn!("readiness: the database does not answer: {e}");
+            Err(ApiError::unavailable("the database does not answer", 5))
+        }
+        Err(_) => Err(ApiError::unavailable("the database does not answer within 2 s", 5)),
+    }
+}
+
+/// Metrics in the Prometheus text format: answers by route and status, latencies, games in
+/// play, the computer's queue, connections and WebSocket watchers.
+#[utoipa::path(get, path = "/metrics", responses((status = 200, body = String, content_type = "text/plain")))]
+async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiError> {
+    let in_play = app.store().unfinished_count().await?;
+    let (waiting, running) = app.computer_queue();
+    let gauges = [
+        ("tengen_games_in_play", "Games not finished.", in_play as u64),
+        ("tengen_computer_moves_waiting", "The computer's moves and proposals waiting.", waiting as u64),
+        ("tengen_computer_moves_running", "The computer's searches running.", running as u64),
+    ];
+    let text = app.metrics().render(&gauges);
+    Ok(([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response())
 }
 
 #[derive(OpenApi)]
@@ -74,7 +109,8 @@ pub fn routes(state: AppState) -> Router {
         NewGame,
         Created,
         MoveRequest,
-        PointRequest,
+        ToggleRequest,
+        AcceptRequest,
         HandicapRequest,
         View,
         Summary,
@@ -102,27 +138,43 @@ struct ErrorBody {
 /// JSON bodies: a body that does not read is a 400 with serde's words.
 struct Body<T>(T);
 
-impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
+impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Body<T> {
     type Rejection = ApiError;
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = axum::body::Bytes::from_request(req, state)
-            .await
-            .map_err(|e| ApiError::bad_request(format!("the body cannot be read: {e}")))?;
+    async fn from_request(req: axum::extract::Request, state: &AppState) -> Result<Self, ApiError> {
+        let limit = state.limits().body_bytes;
+        let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| body_error(&e, limit))?;
         let text = if bytes.iter().all(u8::is_ascii_whitespace) { &b"{}"[..] } else { &bytes[..] };
         serde_json::from_slice(text).map(Body).map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
     }
 }
 
-/// The game id of the path; one that does not decode is a 400 in the API's own form.
+/// A body that could not be read: 413 past `limit` bytes, else 400.
+fn body_error(e: &axum::extract::rejection::BytesRejection, limit: usize) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::too_large(format!("the body is larger than {limit} bytes, the most this address takes"))
+    } else {
+        ApiError::bad_request(format!("the body cannot be read: {}", e.body_text()))
+    }
+}
+
+/// The longest game id taken: ids are 16 hexadecimal digits; anything longer names no game
+/// and is refused before any lookup.
+const ID_CHARS: usize = 32;
+
+/// The game id of the path; one that does not decode is a 400 in the API's own form, one
+/// that cannot be an id a 404 (before the database or any table of the server sees it).
 struct GameId(String);
 
 impl<S: Send + Sync> FromRequestParts<S> for GameId {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
-        Path::<String>::from_request_parts(parts, state)
+        let Path(id) = Path::<String>::from_request_parts(parts, state)
             .await
-            .map(|Path(id)| GameId(id))
-            .map_err(|e| ApiError::bad_request(format!("invalid game id in the path: {e}")))
+            .map_err(|e| ApiError::bad_request(format!("invalid game id in the path: {}", e.body_text())))?;
+        if id.is_empty() || id.len() > ID_CHARS || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found(&id));
+        }
+        Ok(GameId(id))
     }
 }
 
@@ -210,7 +262,11 @@ async fn recent(
 /// Creates a game.
 #[utoipa::path(post, path = "/api/games", request_body = NewGame,
     responses((status = 201, body = Created), (status = 400, body = ErrorBody)))]
-async fn create(AxumState(app): AxumState<AppState>, Body(new): Body<NewGame>) -> Result<Response, ApiError> {
+async fn create(
+    AxumState(app): AxumState<AppState>,
+    client: Client,
+    Body(new): Body<NewGame>,
+) -> Result<Response, ApiError> {
     let size = new.size.unwrap_or(19);
     let opponent = new.opponent.unwrap_or(Opponent::Computer { level: 5 });
     let rules_name = new.rules.unwrap_or_else(|| "chinese".into());
@@ -219,7 +275,10 @@ async fn create(AxumState(app): AxumState<AppState>, Body(new): Body<NewGame>) -
     if rang_xian && handicap > 0 {
         return Err(ApiError::bad_request("让先 (rang_xian) is a game without handicap stones"));
     }
-    let rules = Rules::preset(&rules_name).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let rules = Rules::preset(&rules_name)
+        .ok()
+        .filter(|r| r.scoring == tengen_core::Scoring::Area)
+        .ok_or_else(|| GameError::Rules(rules_name.clone()))?;
     let komi = match new.komi {
         Some(k) => Komi::from_points(k).map_err(|_| ApiError::bad_request(format!("invalid komi {k}")))?,
         None if handicap > 0 || rang_xian => Komi::ZERO,
@@ -238,8 +297,9 @@ async fn create(AxumState(app): AxumState<AppState>, Body(new): Body<NewGame>) -
         other => (other.parse::<Color>().map_err(|_| ApiError::bad_request("color: black, white or nigiri"))?, None),
     };
     let computer = matches!(opponent, Opponent::Computer { .. }).then_some(!color);
+    // Checked with every other name by `Config::check`.
     let name = |given: Option<String>, c: Color| {
-        given.unwrap_or_else(|| match (computer, opponent) {
+        given.map(|n| n.trim_matches(' ').to_owned()).unwrap_or_else(|| match (computer, opponent) {
             (Some(cc), Opponent::Computer { level }) if cc == c => format!("tengen (level {level})"),
             _ if c == color => "you".into(),
             _ => "friend".into(),
@@ -260,7 +320,12 @@ async fn create(AxumState(app): AxumState<AppState>, Body(new): Body<NewGame>) -
         imported: false,
     };
     let created = now_ms();
-    let state = State::new(config, created).map_err(ApiError::bad_request)?;
+    let state = State::new(config, created)?;
+    app.quotas().new_game(client)?;
+    if computer == Some(Color::Black) {
+        // The computer moves (or places its stones) first.
+        app.computer_room(client)?;
+    }
     let id = random_token(8);
     let token = random_token(16);
     let friend_token = computer.is_none().then(|| random_token(16));
@@ -268,17 +333,31 @@ async fn create(AxumState(app): AxumState<AppState>, Body(new): Body<NewGame>) -
     tokens[color.index()] = Some(token_hash(&token));
     tokens[(!color).index()] = friend_token.as_deref().map(token_hash);
     let stored = StoredGame { id: id.clone(), created_ms: created, config: state.config.clone(), tokens, sgf: None };
-    app.create(&stored, &state).await?;
+    app.create(&stored, &state, client).await?;
     let game = View::of(&id, &state, now_ms());
     Ok((StatusCode::CREATED, Json(Created { id, color, token, friend_token, game })).into_response())
 }
 
-/// Imports an SGF record (the body) as a game to review.
+/// Imports an SGF record (the body) as a game to review: the first game of the file, replayed
+/// under the Chinese rules. Refused: a file past the size, node or depth limits (413), one
+/// that is not SGF or has a board size outside 2 to 25 (400), a record with a move that cannot
+/// be replayed, with more than the server's moves, with a player name that breaks the rule for
+/// names, or with nothing in it (422).
 #[utoipa::path(post, path = "/api/games/import", request_body(content = String, content_type = "application/x-go-sgf"),
-    responses((status = 201, body = View), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) -> Result<Response, ApiError> {
-    let (records, _) =
-        tengen_sgf::Record::read_bytes(&body).map_err(|e| ApiError::bad_request(format!("not an SGF game: {e}")))?;
+    responses((status = 201, body = View), (status = 400, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn import(
+    AxumState(app): AxumState<AppState>,
+    client: Client,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    let limits = app.limits().sgf;
+    let body = body.map_err(|e| body_error(&e, limits.bytes))?;
+    app.quotas().new_game(client)?;
+    let (records, _) = tengen_sgf::Record::read_bytes_within(&body, &limits).map_err(|e| match e {
+        tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(format!("{e}: the record was not imported")),
+        e => ApiError::bad_request(format!("not an SGF game: {e}")),
+    })?;
     let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
     // Under the server's rules (the Chinese rules), whatever the record's RU says; a move that
     // cannot be replayed refuses the record rather than import a different game.
@@ -292,6 +371,27 @@ async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) ->
         )));
     }
     let info = &replay.info;
+    let moves = replay.game.moves().len();
+    if moves > MAX_MOVES {
+        return Err(ApiError::refused(format!(
+            "the record has {moves} moves, more than the {MAX_MOVES} a game may have on this server"
+        )));
+    }
+    let start = replay.game.start();
+    let game_info = [&info.black, &info.white, &info.result, &info.date, &info.event, &info.rules];
+    if moves == 0 && start.points().all(|p| start.get(p).is_none()) && game_info.iter().all(|v| v.is_none()) {
+        return Err(ApiError::refused(
+            "the record holds no move, no stone and no game information: there is nothing to import",
+        ));
+    }
+    let name = |given: &Option<String>, what: &str, default: &str| match given.as_deref() {
+        None | Some("") => Ok(default.to_owned()),
+        Some(n) => {
+            check_name(n).map_err(|why| ApiError::refused(format!("{what}: {why}: the record was not imported")))
+        }
+    };
+    let black_name = name(&info.black, "the black player's name (PB)", "Black")?;
+    let white_name = name(&info.white, "the white player's name (PW)", "White")?;
     let config = Config {
         size: info.size,
         rules: "chinese".into(),
@@ -301,8 +401,8 @@ async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) ->
         opponent: Opponent::Friend,
         computer: None,
         time: TimeControl::None,
-        black_name: info.black.clone().unwrap_or_else(|| "Black".into()).chars().take(40).collect(),
-        white_name: info.white.clone().unwrap_or_else(|| "White".into()).chars().take(40).collect(),
+        black_name,
+        white_name,
         nigiri: None,
         imported: true,
     };
@@ -318,7 +418,7 @@ async fn import(AxumState(app): AxumState<AppState>, body: axum::body::Bytes) ->
         sgf: Some(sgf),
     };
     let state = State::imported(config, replay.game, created);
-    app.create(&stored, &state).await?;
+    app.create(&stored, &state, client).await?;
     Ok((StatusCode::CREATED, Json(View::of(&id, &state, now_ms()))).into_response())
 }
 
@@ -455,26 +555,83 @@ async fn sgf(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<
         .into_response())
 }
 
+/// The largest message a watcher may send (the protocol reads none but Close; what it sends
+/// is dropped).
+const WATCHER_MESSAGE: usize = 1024;
+
+/// Whether a WebSocket's `Origin` (sent by every browser) is the server's own page or one
+/// of the origins allowed with `--origin`; clients that send none (not a browser) may watch.
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else { return false };
+    ["http://", "https://"].iter().any(|scheme| {
+        origin.len() == scheme.len() + host.len()
+            && origin[..scheme.len()].eq_ignore_ascii_case(scheme)
+            && origin[scheme.len()..].eq_ignore_ascii_case(host)
+    })
+}
+
+/// A watcher's place: its channel and its count, given back however the socket ends (or
+/// when the upgrade never happens).
+struct Watching {
+    app: AppState,
+    client: Client,
+    id: String,
+    changes: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<str>>>,
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        // The receiver first, so that the channel is seen unwatched.
+        drop(self.changes.take());
+        self.app.watcher_closes(self.client, &self.id);
+    }
+}
+
 /// Live updates: a WebSocket that receives the game's view now and after every change.
 #[utoipa::path(get, path = "/api/games/{id}/live", params(("id" = String, Path)),
-    responses((status = 101, description = "WebSocket: one View (JSON text) per change"), (status = 404, body = ErrorBody)))]
+    responses((status = 101, description = "WebSocket: one View (JSON text) per change"),
+        (status = 400, body = ErrorBody, description = "not a WebSocket request"),
+        (status = 403, body = ErrorBody, description = "a page of another site"), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "too many watchers from this address")))]
 async fn live(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
-    ws: WebSocketUpgrade,
+    client: Client,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    // Subscribe first, then read: a change between the two reaches the watcher twice (the
-    // second view is whole anyway), never zero times.
-    let receiver = app.subscribe(&id);
+    let ws = ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))?;
+    if !origin_allowed(&headers, &app.limits().origins) {
+        return Err(ApiError::forbidden_origin());
+    }
+    // The game first: an unknown id leaves nothing behind.
+    app.load(&id).await?;
+    app.watcher_opens(client)?;
+    // Subscribe, then read: a change between the two reaches the watcher twice (the second
+    // view is whole anyway), never zero times.
+    let mut watching = Watching { changes: Some(app.subscribe(&id)), app: app.clone(), client, id: id.clone() };
     let (_, state) = app.load(&id).await?;
     let first = serde_json::to_string(&View::of(&id, &state, now_ms())).map_err(|e| ApiError::internal(&e))?;
-    Ok(ws.on_upgrade(move |socket| watch(socket, first, receiver)))
+    Ok(ws
+        .max_message_size(WATCHER_MESSAGE)
+        .max_frame_size(WATCHER_MESSAGE)
+        .read_buffer_size(WATCHER_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            if let Some(changes) = watching.changes.as_mut() {
+                watch(socket, first, changes).await;
+            }
+        }))
 }
 
 async fn watch(
     mut socket: WebSocket,
     first: String,
-    mut changes: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
+    changes: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
 ) {
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
@@ -493,6 +650,7 @@ async fn watch(
             },
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                // Anything else a watcher sends is not part of the protocol: dropped.
                 Some(Ok(_)) => {}
             },
         }
@@ -512,13 +670,16 @@ struct MoveRequest {
     number: usize,
 }
 
-/// A point.
+/// A chain to mark, and how.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct PointRequest {
-    /// A vertex such as `D4`.
+struct ToggleRequest {
+    /// A stone of the chain, such as `D4`.
     #[schema(value_type = String)]
     point: Point,
+    /// `true` to mark the chain dead, `false` alive: a request sent twice changes nothing
+    /// the second time.
+    dead: bool,
 }
 
 /// Free handicap stones.
@@ -539,11 +700,12 @@ struct HandicapRequest {
 async fn play(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
+    client: Client,
     headers: HeaderMap,
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<View>, ApiError> {
     let number = req.number;
-    by_seat(&app, &id, &headers, Action::Move { mv: req.mv }, move |state, _| {
+    by_seat(&app, &id, client, &headers, Action::Move { mv: req.mv }, move |state, _| {
         let next = state.game.moves().len() + 1;
         if number != next {
             return Err(ApiError::stale(format!("move {number} is stale: the next move is number {next}")));
@@ -559,10 +721,11 @@ async fn play(
 async fn place(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
+    client: Client,
     headers: HeaderMap,
     Body(req): Body<HandicapRequest>,
 ) -> Result<Json<View>, ApiError> {
-    by_seat(&app, &id, &headers, Action::Handicap { points: req.points }, |_, _| Ok(())).await
+    by_seat(&app, &id, client, &headers, Action::Handicap { points: req.points }, |_, _| Ok(())).await
 }
 
 macro_rules! seat_action {
@@ -574,9 +737,10 @@ macro_rules! seat_action {
         async fn $name(
             AxumState(app): AxumState<AppState>,
             GameId(id): GameId,
+            client: Client,
             headers: HeaderMap,
         ) -> Result<Json<View>, ApiError> {
-            by_seat(&app, &id, &headers, $action, |_, _| Ok(())).await
+            by_seat(&app, &id, client, &headers, $action, |_, _| Ok(())).await
         }
     };
 }
@@ -590,30 +754,67 @@ seat_action!(
 );
 seat_action!(undo_accept, "/api/games/{id}/undo/accept", Action::UndoAccept, "Accepts the other seat's undo request.");
 seat_action!(undo_reject, "/api/games/{id}/undo/reject", Action::UndoReject, "Refuses the other seat's undo request.");
-seat_action!(accept, "/api/games/{id}/accept", Action::Accept, "Accepts the dead stones as marked.");
+
+/// The marking a player accepts: the dead stones as the player saw them (the view's `dead`).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct AcceptRequest {
+    /// Every stone marked dead, as the view lists them (`[]` for none). Refused with 409 when
+    /// the marking changed since.
+    #[schema(value_type = Vec<String>)]
+    dead: Vec<Point>,
+}
+
+/// Accepts the dead stones as marked, if they are still the ones the player saw.
+#[utoipa::path(post, path = "/api/games/{id}/accept", params(("id" = String, Path)), request_body = AcceptRequest,
+    security(("seat" = [])),
+    responses((status = 200, body = View), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody,
+        description = "the marking changed since the player saw it"), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn accept(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    client: Client,
+    headers: HeaderMap,
+    Body(req): Body<AcceptRequest>,
+) -> Result<Json<View>, ApiError> {
+    by_seat(&app, &id, client, &headers, Action::Accept { dead: Some(req.dead) }, |_, _| Ok(())).await
+}
 seat_action!(resume, "/api/games/{id}/resume", Action::Resume, "Disagrees with the marking: play resumes.");
 
 /// Marks the chain through a point dead, or alive again (counting phase).
-#[utoipa::path(post, path = "/api/games/{id}/toggle", params(("id" = String, Path)), request_body = PointRequest,
+#[utoipa::path(post, path = "/api/games/{id}/toggle", params(("id" = String, Path)), request_body = ToggleRequest,
     security(("seat" = [])), responses((status = 200, body = View), (status = 422, body = ErrorBody)))]
 async fn toggle(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
+    client: Client,
     headers: HeaderMap,
-    Body(req): Body<PointRequest>,
+    Body(req): Body<ToggleRequest>,
 ) -> Result<Json<View>, ApiError> {
-    by_seat(&app, &id, &headers, Action::Toggle { point: req.point }, |_, _| Ok(())).await
+    by_seat(&app, &id, client, &headers, Action::Toggle { point: req.point, dead: Some(req.dead) }, |_, _| Ok(())).await
 }
 
-/// Applies `action` as the seat that `headers`' token holds, once `check` accepts.
+/// Applies `action` as the seat that `headers`' token holds, once `check` accepts; an action
+/// that gives the computer a move to make needs room in `client`'s share of its work.
 async fn by_seat(
     app: &AppState,
     id: &str,
+    client: Client,
     headers: &HeaderMap,
     action: Action,
     check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
 ) -> Result<Json<View>, ApiError> {
     let token = bearer(headers).map(str::to_owned);
-    let state = app.act_as(id, token.as_deref(), action, check).await?;
+    let wakes_computer = matches!(action, Action::Move { .. } | Action::Handicap { .. } | Action::Resume);
+    let state = app
+        .act_as(id, client, token.as_deref(), action, |state, color| {
+            if wakes_computer && state.config.computer.is_some() {
+                app.computer_room(client)?;
+            }
+            check(state, color)
+        })
+        .await?;
     Ok(Json(View::of(id, &state, now_ms())))
 }

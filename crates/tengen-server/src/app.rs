@@ -12,6 +12,8 @@ use tengen_nn::CachedModel;
 use tokio::sync::{Semaphore, broadcast};
 
 use crate::error::ApiError;
+use crate::guard::{Client, Limits, Metrics, Quotas};
+use crate::queue::{Job, Queue};
 use crate::record::{Action, Event, Opponent, State, TimeControl};
 use crate::store::{Derived, Store, StoredGame};
 use crate::view::{View, phase_of};
@@ -47,6 +49,8 @@ pub struct Settings {
     /// ([`tengen_engine::SearchParams::network_level`]) and the proposal of dead stones comes from its
     /// ownership; without it, or below level 6, the playout search.
     pub network: Option<Arc<CachedModel>>,
+    /// What clients may make the server hold or do.
+    pub limits: Limits,
 }
 
 impl std::fmt::Debug for Settings {
@@ -55,13 +59,14 @@ impl std::fmt::Debug for Settings {
             .field("searches", &self.searches)
             .field("max_think", &self.max_think)
             .field("network", &self.network.as_ref().map(|n| &n.model().name))
+            .field("limits", &self.limits)
             .finish()
     }
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { searches: 2, max_think: Duration::from_secs(5), network: None }
+        Settings { searches: 2, max_think: Duration::from_secs(5), network: None, limits: Limits::default() }
     }
 }
 
@@ -74,8 +79,16 @@ struct Inner {
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// Bounds the computer's searches running at once.
     searches: Arc<Semaphore>,
-    /// Games with a computer search or a proposal in flight.
+    /// The computer's work waiting, by client.
+    queue: Mutex<Queue>,
+    /// Games with a computer search or a proposal waiting or in flight.
     busy: Mutex<HashSet<String>>,
+    /// Per-client rate limits.
+    quotas: Quotas,
+    /// Answers, latencies, connections, watchers.
+    metrics: Metrics,
+    /// WebSocket watchers open, by client.
+    watchers: Mutex<HashMap<Client, usize>>,
     /// When the running clock's flag falls, per game.
     deadlines: Mutex<HashMap<String, i64>>,
 }
@@ -84,7 +97,8 @@ struct Inner {
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+/// A lock that a panic elsewhere does not poison for good.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -105,15 +119,111 @@ impl AppState {
     #[must_use]
     pub fn new(store: Store, settings: Settings) -> AppState {
         let searches = Arc::new(Semaphore::new(settings.searches.max(1)));
+        let quotas = Quotas::new(&settings.limits);
         AppState(Arc::new(Inner {
             store,
             settings,
             hub: Mutex::default(),
             locks: Mutex::default(),
             searches,
+            queue: Mutex::default(),
             busy: Mutex::default(),
+            quotas,
+            metrics: Metrics::default(),
+            watchers: Mutex::default(),
             deadlines: Mutex::default(),
         }))
+    }
+
+    /// The server's limits.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.0.settings.limits
+    }
+
+    /// The per-client rate limits.
+    #[must_use]
+    pub fn quotas(&self) -> &Quotas {
+        &self.0.quotas
+    }
+
+    /// The metrics.
+    #[must_use]
+    pub fn metrics(&self) -> &Metrics {
+        &self.0.metrics
+    }
+
+    /// The computer's work: (waiting, running).
+    #[must_use]
+    pub fn computer_queue(&self) -> (usize, usize) {
+        let queue = lock(&self.0.queue);
+        (queue.waiting(), queue.running())
+    }
+
+    /// Entries in the server's tables that clients can make grow (per-game locks, watcher
+    /// channels, clock deadlines, rate-limit entries): for the abuse test, which checks that
+    /// they go back down.
+    #[must_use]
+    pub fn table_sizes(&self) -> [usize; 4] {
+        [lock(&self.0.locks).len(), lock(&self.0.hub).len(), lock(&self.0.deadlines).len(), self.0.quotas.clients()]
+    }
+
+    /// Refuses with 429 when `client` already has as much of the computer's work waiting or
+    /// running as it may ([`Limits::computer_moves`]).
+    ///
+    /// # Errors
+    /// 429 with `Retry-After`.
+    pub fn computer_room(&self, client: Client) -> Result<(), ApiError> {
+        let held = lock(&self.0.queue).held_by(client);
+        let max = self.limits().computer_moves;
+        if held >= max {
+            let wait = self.0.settings.max_think.as_secs().max(1);
+            return Err(ApiError::too_many(
+                format!("the computer is already thinking in {held} of your games (at most {max}): try again shortly"),
+                wait,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Counts a WebSocket watcher of `client`.
+    ///
+    /// # Errors
+    /// 429 past [`Limits::watchers_per_client`].
+    pub fn watcher_opens(&self, client: Client) -> Result<(), ApiError> {
+        let mut watchers = lock(&self.0.watchers);
+        let n = watchers.entry(client).or_default();
+        if *n >= self.limits().watchers_per_client {
+            return Err(ApiError::too_many(
+                format!(
+                    "this address watches {n} games already (at most {}): close some",
+                    self.limits().watchers_per_client
+                ),
+                5,
+            ));
+        }
+        *n += 1;
+        self.0.metrics.watchers.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// A watcher of `client` of game `id` has gone: its counts, and the game's channel when
+    /// nobody watches it any more.
+    pub fn watcher_closes(&self, client: Client, id: &str) {
+        {
+            let mut watchers = lock(&self.0.watchers);
+            if let Some(n) = watchers.get_mut(&client) {
+                *n -= 1;
+                if *n == 0 {
+                    watchers.remove(&client);
+                }
+            }
+        }
+        self.0.metrics.watchers.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        let mut hub = lock(&self.0.hub);
+        if hub.get(id).is_some_and(|sender| sender.receiver_count() == 0) {
+            hub.remove(id);
+        }
     }
 
     /// The database.
@@ -122,8 +232,21 @@ impl AppState {
         &self.0.store
     }
 
-    fn game_lock(&self, id: &str) -> Arc<tokio::sync::Mutex<()>> {
-        Arc::clone(lock(&self.0.locks).entry(id.to_owned()).or_default())
+    /// The lock of game `id`, held for `work`; its entry goes when its last holder does (ids
+    /// of games that do not exist leave nothing behind).
+    async fn locked<T>(&self, id: &str, work: impl std::future::Future<Output = T>) -> T {
+        let game_lock = Arc::clone(lock(&self.0.locks).entry(id.to_owned()).or_default());
+        let out = {
+            let _guard = game_lock.lock().await;
+            work.await
+        };
+        // Clones are made under the table's lock only: two references (the table's and this
+        // one) mean nobody else holds or waits for it.
+        let mut locks = lock(&self.0.locks);
+        if Arc::strong_count(&game_lock) == 2 {
+            locks.remove(id);
+        }
+        out
     }
 
     /// A game's row and its state now.
@@ -142,7 +265,7 @@ impl AppState {
                 .map_err(|e| ApiError::internal(&e))?;
             State::imported(stored.config.clone(), replay.game, stored.created_ms)
         } else {
-            State::replay(stored.config.clone(), stored.created_ms, &events).map_err(|e| ApiError::internal(&e))?
+            State::replay(stored.config.clone(), stored.created_ms, &events)?
         };
         Ok((stored, state))
     }
@@ -178,7 +301,7 @@ impl AppState {
         action: Action,
         check: impl FnOnce(&StoredGame, &State) -> Result<(), ApiError>,
     ) -> Result<State, ApiError> {
-        self.act_with(id, action, |stored, state| check(stored, state).map(|()| color)).await
+        self.act_with(id, Client::SERVER, action, |stored, state| check(stored, state).map(|()| color)).await
     }
 
     /// Applies `action` for the seat whose token is `token`, after `check` accepts the
@@ -186,14 +309,16 @@ impl AppState {
     ///
     /// # Errors
     /// 401 or 403 for a missing or foreign token; otherwise as [`AppState::act`].
+    /// The computer's work this action asks for is `client`'s (see [`AppState::computer_room`]).
     pub async fn act_as(
         &self,
         id: &str,
+        client: Client,
         token: Option<&str>,
         action: Action,
         check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
     ) -> Result<State, ApiError> {
-        self.act_with(id, action, |stored, state| {
+        self.act_with(id, client, action, |stored, state| {
             let color = AppState::seat(stored, token)?;
             check(state, color).map(|()| Some(color))
         })
@@ -204,18 +329,21 @@ impl AppState {
     async fn act_with(
         &self,
         id: &str,
+        client: Client,
         action: Action,
         check: impl FnOnce(&StoredGame, &State) -> Result<Option<Color>, ApiError>,
     ) -> Result<State, ApiError> {
-        let game_lock = self.game_lock(id);
-        let guard = game_lock.lock().await;
-        let (stored, mut state) = self.load(id).await?;
-        let color = check(&stored, &state)?;
-        let event = Event { action, color, at_ms: now_ms() };
-        state.apply(&event).map_err(ApiError::refused)?;
-        self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
-        drop(guard);
-        self.changed(id, &state);
+        let state = self
+            .locked(id, async {
+                let (stored, mut state) = self.load(id).await?;
+                let color = check(&stored, &state)?;
+                let event = Event { action, color, at_ms: now_ms() };
+                state.apply(&event)?;
+                self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
+                Ok::<_, ApiError>(state)
+            })
+            .await?;
+        self.changed(id, &state, client);
         Ok(state)
     }
 
@@ -223,22 +351,24 @@ impl AppState {
     ///
     /// # Errors
     /// 500 on a database failure.
-    pub async fn create(&self, stored: &StoredGame, state: &State) -> Result<(), ApiError> {
+    pub async fn create(&self, stored: &StoredGame, state: &State, client: Client) -> Result<(), ApiError> {
         self.0.store.create(stored, &derived(state)).await?;
-        self.changed(&stored.id, state);
+        self.changed(&stored.id, state, client);
         Ok(())
     }
 
-    /// Watchers of game `id`.
+    /// Watchers of game `id`, which must exist (the caller looked it up): the channel is
+    /// removed when its last watcher goes ([`AppState::watcher_closes`]).
     pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<str>> {
         lock(&self.0.hub).entry(id.to_owned()).or_insert_with(|| broadcast::channel(64).0).subscribe()
     }
 
     /// A change of game `id` (made here, or seen in the database): tell the watchers, note
-    /// the clock's deadline, and start the computer's move or the proposal of dead stones.
-    pub fn changed(&self, id: &str, state: &State) {
+    /// the clock's deadline, and queue the computer's move or the proposal of dead stones as
+    /// `client`'s work.
+    pub fn changed(&self, id: &str, state: &State, client: Client) {
         self.tell_watchers(id, state);
-        self.schedule(id, state);
+        self.schedule(id, state, client);
     }
 
     /// Sends the view to the game's watchers in this process and notes its clock's deadline.
@@ -264,7 +394,7 @@ impl AppState {
 
     /// Starts the server's own work on the game: the computer's move, or the proposal of
     /// dead stones.
-    fn schedule(&self, id: &str, state: &State) {
+    fn schedule(&self, id: &str, state: &State, client: Client) {
         let computer_turn = state.config.computer.is_some_and(|c| {
             state.game.phase() == Phase::Playing
                 && state.undo_request.is_none()
@@ -272,17 +402,29 @@ impl AppState {
         });
         let propose = state.game.phase() == Phase::Counting && !state.proposed;
         if (computer_turn || propose) && lock(&self.0.busy).insert(id.to_owned()) {
+            lock(&self.0.queue).push(Job { id: id.to_owned(), events: state.events, client });
+            self.pump();
+        }
+    }
+
+    /// Starts the waiting work while searches are free: the next job of the client whose
+    /// turn it is ([`Queue::pop`]); each job, when done, starts the next.
+    fn pump(&self) {
+        loop {
+            let Ok(permit) = Arc::clone(&self.0.searches).try_acquire_owned() else { return };
+            let Some(job) = lock(&self.0.queue).pop() else { return };
             let app = self.clone();
-            let id = id.to_owned();
-            let events = state.events;
             tokio::spawn(async move {
-                let outcome = app.follow_up(&id, events).await;
-                lock(&app.0.busy).remove(&id);
+                let outcome = app.follow_up(&job.id, job.events).await;
+                lock(&app.0.busy).remove(&job.id);
+                lock(&app.0.queue).done(job.client);
+                drop(permit);
                 match outcome {
-                    Ok(Some(state)) => app.changed(&id, &state),
+                    Ok(Some(state)) => app.changed(&job.id, &state, job.client),
                     Ok(None) => {}
-                    Err(e) => tracing::warn!("game {id}: the server's move failed: {}", e.detail),
+                    Err(e) => tracing::warn!("game {}: the server's move failed: {}", job.id, e.detail),
                 }
+                app.pump();
             });
         }
     }
@@ -290,7 +432,6 @@ impl AppState {
     /// The computer's move, or the proposal of dead stones, for game `id` as it was after
     /// `events` events; `None` when the game changed meanwhile (the change starts its own).
     async fn follow_up(&self, id: &str, events: usize) -> Result<Option<State>, ApiError> {
-        let permit = Arc::clone(&self.0.searches).acquire_owned().await.map_err(|e| ApiError::internal(&e))?;
         let (_, state) = self.load(id).await?;
         if state.events != events {
             return Ok(None);
@@ -332,17 +473,17 @@ impl AppState {
             };
             (Some(color), action)
         };
-        drop(permit);
-        let game_lock = self.game_lock(id);
-        let _guard = game_lock.lock().await;
-        let (_, mut state) = self.load(id).await?;
-        if state.events != events {
-            return Ok(None);
-        }
-        let event = Event { action, color, at_ms: now_ms() };
-        state.apply(&event).map_err(ApiError::refused)?;
-        self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
-        Ok(Some(state))
+        self.locked(id, async {
+            let (_, mut state) = self.load(id).await?;
+            if state.events != events {
+                return Ok(None);
+            }
+            let event = Event { action, color, at_ms: now_ms() };
+            state.apply(&event)?;
+            self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
+            Ok(Some(state))
+        })
+        .await
     }
 
     /// Ends the games whose clock has run out (called every fraction of a second).
@@ -359,7 +500,7 @@ impl AppState {
                     Some(c) => self.act(&id, Some(c), Action::Timeout, |_, _| Ok(())).await.map(Some),
                     None => {
                         // Not yet (a move came meanwhile): note the new deadline.
-                        self.changed(&id, &state);
+                        self.changed(&id, &state, Client::SERVER);
                         Ok(None)
                     }
                 }
@@ -454,7 +595,7 @@ impl AppState {
                 }
                 _ => state,
             };
-            self.changed(id, &state);
+            self.changed(id, &state, Client::SERVER);
         }
         Ok(ids.len())
     }

@@ -5,6 +5,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+use crate::record::GameError;
 use crate::store::StoreError;
 
 /// An error answer.
@@ -16,11 +17,13 @@ pub struct ApiError {
     pub error: &'static str,
     /// What went wrong, for people.
     pub detail: String,
+    /// Seconds after which a retry may succeed (429, 503).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
     fn new(status: StatusCode, error: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError { status, error, detail: detail.into() }
+        ApiError { status, error, detail: detail.into(), retry_after: None }
     }
 
     /// 400: the request cannot be read.
@@ -40,6 +43,15 @@ impl ApiError {
     /// 403: the token is not a seat of this game.
     pub fn forbidden() -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, "forbidden", "this token is not a seat of this game")
+    }
+
+    /// 403: a WebSocket opened by a page of another site.
+    pub fn forbidden_origin() -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "live updates are for this server's own page (or the origins allowed with --origin)",
+        )
     }
 
     /// 404: no such game.
@@ -74,6 +86,25 @@ impl ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "refused", detail)
     }
 
+    /// 413: the body is larger than the server takes.
+    pub fn too_large(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", detail)
+    }
+
+    /// 429: a client past its share; `retry_after` seconds go in the `Retry-After` header.
+    pub fn too_many(detail: impl Into<String>, retry_after: u64) -> ApiError {
+        let mut e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_requests", detail);
+        e.retry_after = Some(retry_after.max(1));
+        e
+    }
+
+    /// 503: the server cannot serve this now (its database is unreachable, its queue full).
+    pub fn unavailable(detail: impl Into<String>, retry_after: u64) -> ApiError {
+        let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail);
+        e.retry_after = Some(retry_after.max(1));
+        e
+    }
+
     /// 500, logged with its cause; the client sees no internals.
     pub fn internal(cause: &dyn std::fmt::Display) -> ApiError {
         tracing::error!("internal error: {cause}");
@@ -90,8 +121,34 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl From<GameError> for ApiError {
+    /// The one mapping of the game's refusals: a configuration out of range is a bad request,
+    /// a marking changed meanwhile is stale, a log that does not replay is the server's fault,
+    /// anything else the rules or the game's state refuse.
+    fn from(e: GameError) -> ApiError {
+        match e {
+            GameError::Size(_)
+            | GameError::Komi
+            | GameError::Level(_)
+            | GameError::HandicapCount(_)
+            | GameError::Name { .. }
+            | GameError::Time(_)
+            | GameError::Rules(_)
+            | GameError::Setup(_) => ApiError::bad_request(e.to_string()),
+            GameError::MarkingChanged(_) => ApiError::stale(e.to_string()),
+            GameError::Log { .. } => ApiError::internal(&e),
+            _ => ApiError::refused(e.to_string()),
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(serde_json::json!({ "error": self.error, "detail": self.detail }))).into_response()
+        let body = Json(serde_json::json!({ "error": self.error, "detail": self.detail }));
+        let mut response = (self.status, body).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

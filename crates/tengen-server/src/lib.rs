@@ -6,21 +6,29 @@
 pub mod api;
 pub mod app;
 pub mod error;
+pub mod guard;
 pub mod page;
+pub mod queue;
 pub mod record;
 pub mod store;
 pub mod view;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 pub use app::{AppState, Settings};
 pub use error::ApiError;
 pub use store::Store;
 
-/// The whole application: the page and the API.
+/// The whole application: the page and the API, behind the per-client rate limit, the
+/// request timeout, the security headers, the request log and the metrics ([`guard::guard`]).
 pub fn app(state: AppState) -> axum::Router {
-    page::routes().merge(api::routes(state))
+    page::routes()
+        .merge(api::routes(state.clone()))
+        .layer(axum::middleware::from_fn_with_state(state, guard::guard))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(guard::panicked))
 }
 
 /// Opens the database, resumes unfinished games, checks clocks, and serves on `addr` until
@@ -46,15 +54,75 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
             {
                 tracing::warn!("heartbeat: {}", e.detail);
             }
+            if ticks % 50 == 0 {
+                clocks.quotas().forget_idle();
+            }
         }
     });
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
     println!("tengen serves http://{bound}/ (database {db}; {resumed} unfinished games resumed)");
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    tracing::info!(%bound, db, resumed, limits = ?state.limits(), "serving");
+    let shutdown = tokio::signal::ctrl_c();
+    tokio::pin!(shutdown);
+    let router = app(state.clone());
+    let connections = Arc::new(tokio::sync::Semaphore::new(state.limits().connections.max(1)));
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of descriptors, most likely: wait a moment rather than spin.
+                    tracing::warn!("accepting a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => break,
+        };
+        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+            state.metrics().connections_refused.fetch_add(1, Ordering::Relaxed);
+            drop(stream);
+            continue;
+        };
+        tokio::spawn(connection(state.clone(), router.clone(), stream, peer, permit));
+    }
     Ok(())
+}
+
+/// One connection: HTTP/1.1 with the header timeout, upgrades (WebSockets) allowed, closed
+/// gracefully when it reaches the connection age.
+async fn connection(
+    state: AppState,
+    router: axum::Router,
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    permit: tokio::sync::OwnedSemaphorePermit,
+) {
+    let limits = state.limits().clone();
+    state.metrics().connections.fetch_add(1, Ordering::Relaxed);
+    let service = tower::ServiceExt::map_request(router, move |mut request: axum::http::Request<_>| {
+        request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+        request
+    });
+    let service = hyper_util::service::TowerToHyperService::new(service);
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(limits.header_timeout).keep_alive(true);
+    let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades();
+    tokio::pin!(conn);
+    let result = tokio::select! {
+        result = conn.as_mut() => result,
+        () = tokio::time::sleep(limits.connection_age) => {
+            conn.as_mut().graceful_shutdown();
+            match tokio::time::timeout(limits.request_timeout, conn.as_mut()).await {
+                Ok(result) => result,
+                Err(_) => Ok(()),
+            }
+        }
+    };
+    if let Err(e) = result {
+        tracing::debug!(%peer, "connection ended: {e}");
+    }
+    state.metrics().connections.fetch_sub(1, Ordering::Relaxed);
+    drop(permit);
 }

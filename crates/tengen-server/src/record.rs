@@ -8,11 +8,186 @@
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
-use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules};
+use tengen_core::game::PlayError;
+use tengen_core::handicap::HandicapError;
+use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules, SetupError};
+
+/// The most moves a game may have on the server (passes included), as real servers cap a
+/// game's length: three times the points of the largest board, far beyond any real game.
+pub const MAX_MOVES: usize = 1_200;
+
+/// The longest player name, in characters.
+pub const NAME_CHARS: usize = 40;
+
+/// Why the game refuses a configuration or an action: every variant reads as a sentence.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GameError {
+    /// The board size is outside 2 to 25.
+    #[error("the board size must be 2 to 25, not {0}")]
+    Size(usize),
+    /// Komi outside ±361 points.
+    #[error("komi must be between -361 and 361 points")]
+    Komi,
+    /// The computer's level is outside 1 to 10.
+    #[error("the computer's level must be 1 to 10, not {0}")]
+    Level(u8),
+    /// A handicap the board cannot take.
+    #[error("{0}")]
+    HandicapCount(String),
+    /// A player's name breaks the rule for names.
+    #[error("{what}: {why}")]
+    Name {
+        /// Which name (`black_name`, `PB` …).
+        what: String,
+        /// What is wrong with it.
+        why: NameError,
+    },
+    /// A time control out of range.
+    #[error("time control: {0}")]
+    Time(&'static str),
+    /// Rules the server does not play.
+    #[error("the server plays the rules chinese, chinese-simple-ko and tromp-taylor, not {0:?}")]
+    Rules(String),
+    /// The rules core refuses a move or a mark.
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    /// The rules core refuses handicap stones.
+    #[error(transparent)]
+    Handicap(#[from] HandicapError),
+    /// The rules core refuses to set the board up.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// An imported game takes no action.
+    #[error("an imported game is for review only")]
+    ReviewOnly,
+    /// A player acts after the flag fell.
+    #[error("{0}'s time ran out")]
+    TimeRanOut(Color),
+    /// The server saw a flag fall that had not.
+    #[error("{0}'s time has not run out")]
+    TimeLeft(Color),
+    /// Handicap stones when none are to be placed.
+    #[error("there are no handicap stones to place")]
+    NoHandicapToPlace,
+    /// The wrong number of free handicap stones.
+    #[error("{expected} handicap stones are to be placed, not {given}")]
+    HandicapStones {
+        /// The game's handicap.
+        expected: usize,
+        /// The stones given.
+        given: usize,
+    },
+    /// A move before Black placed the free handicap stones.
+    #[error("Black places the handicap stones first")]
+    PlaceStonesFirst,
+    /// A move while an undo request waits.
+    #[error("an undo request waits for an answer")]
+    UndoWaits,
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// An undo outside play.
+    #[error("undo is for games in play")]
+    UndoNotInPlay,
+    /// An undo by a player without a move.
+    #[error("{0} has no move to take back")]
+    NothingToTakeBack(Color),
+    /// An answer without an undo request.
+    #[error("there is no undo request to answer")]
+    NoUndoRequest,
+    /// The asker answers their own undo request.
+    #[error("the other player answers an undo request")]
+    OwnUndoRequest,
+    /// Dead stones are marked in the counting phase only.
+    #[error("dead stones are marked after two passes end play")]
+    NotCounting,
+    /// A mark on an empty point.
+    #[error("there is no stone at {0}")]
+    NoStone(Point),
+    /// An accept of a marking that is not the one in force.
+    #[error("the marking changed since it was seen: {0}")]
+    MarkingChanged(String),
+    /// The game has as many moves as the server allows.
+    #[error(
+        "the game has reached {MAX_MOVES} moves, the most a game may have on this server: pass to end play, or resign"
+    )]
+    TooLong,
+    /// An action by someone who may not take it (a player proposing for the server, the
+    /// server resigning for a player).
+    #[error("{0}")]
+    NotYours(&'static str),
+    /// A stored log that does not replay.
+    #[error("event {event} of the log does not replay: {cause}")]
+    Log {
+        /// 1-based.
+        event: usize,
+        /// Why.
+        cause: Box<GameError>,
+    },
+}
+
+/// What is wrong with a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Nothing but spaces.
+    #[error("a name cannot be empty")]
+    Empty,
+    /// Longer than [`NAME_CHARS`].
+    #[error("a name is at most {NAME_CHARS} characters")]
+    Long,
+    /// A control, format (bidirectional overrides, zero-width), separator or other invisible
+    /// character.
+    #[error("a name is of printable characters only (no control, bidirectional or zero-width characters)")]
+    Unprintable,
+}
+
+/// Characters that show nothing, or change how the text around them shows: format characters
+/// (Unicode category Cf: zero-width spaces and joiners, bidirectional overrides, the BOM …),
+/// line and paragraph separators, and the tag block.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{FFF0}'..='\u{FFFB}' | '\u{0600}'..='\u{0605}' | '\u{06DD}' | '\u{070F}' | '\u{08E2}'
+        | '\u{110BD}' | '\u{E0000}'..='\u{E0FFF}')
+        || c.is_control()
+        || (c.is_whitespace() && c != ' ')
+}
+
+/// The one rule for every player name, given or imported: spaces trimmed at both ends, 1 to
+/// [`NAME_CHARS`] characters, all printable.
+///
+/// # Errors
+/// [`NameError`] for a name that breaks it.
+pub fn check_name(name: &str) -> Result<String, NameError> {
+    let name = name.trim_matches(' ');
+    if name.chars().any(invisible) {
+        return Err(NameError::Unprintable);
+    }
+    if name.is_empty() {
+        return Err(NameError::Empty);
+    }
+    if name.chars().count() > NAME_CHARS {
+        return Err(NameError::Long);
+    }
+    Ok(name.to_owned())
+}
+
+/// The most handicap stones a board of `size` takes with `placement`: none below 7×7; on
+/// the star points as many as there are (4 or 9); placed freely, 9.
+#[must_use]
+pub fn max_handicap(size: usize, placement: Placement) -> usize {
+    match placement {
+        _ if size < 7 => 0,
+        Placement::Fixed => tengen_core::handicap::max_fixed(size),
+        Placement::Free => 9,
+    }
+}
 
 /// Who plays the other seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Opponent {
     /// The computer, at a level from 1 to 10.
     Computer {
@@ -36,7 +211,7 @@ pub enum Placement {
 
 /// A time control. Seconds throughout.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TimeControl {
     /// No clock.
     #[default]
@@ -75,20 +250,45 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), GameError> {
         let ok = |x: f64| x.is_finite() && (0.0..=86_400.0 * 30.0).contains(&x);
-        let fine = match *self {
-            TimeControl::None => true,
-            TimeControl::Absolute { main } => ok(main) && main > 0.0,
-            TimeControl::Byoyomi { main, period, periods } => {
-                ok(main) && ok(period) && period >= 1.0 && (1..=100).contains(&periods)
+        let refuse = |why| Err(GameError::Time(why));
+        let main = match *self {
+            TimeControl::None => return Ok(()),
+            TimeControl::Absolute { main } | TimeControl::Fischer { main, .. } if !(ok(main) && main > 0.0) => {
+                return refuse("main time must be more than 0 and at most 30 days (in seconds)");
             }
-            TimeControl::Canadian { main, period, stones } => {
-                ok(main) && ok(period) && period >= 1.0 && (1..=1000).contains(&stones)
-            }
-            TimeControl::Fischer { main, increment } => ok(main) && main > 0.0 && ok(increment),
+            TimeControl::Absolute { main }
+            | TimeControl::Fischer { main, .. }
+            | TimeControl::Byoyomi { main, .. }
+            | TimeControl::Canadian { main, .. } => main,
         };
-        if fine { Ok(()) } else { Err(format!("time control out of range: {self:?}")) }
+        if !ok(main) {
+            return refuse("main time must be 0 to 30 days (in seconds)");
+        }
+        match *self {
+            TimeControl::Byoyomi { period, periods, .. } => {
+                if !(ok(period) && period >= 1.0) {
+                    return refuse("a byo-yomi period must be 1 second to 30 days");
+                }
+                if !(1..=100).contains(&periods) {
+                    return refuse("byo-yomi has 1 to 100 periods");
+                }
+            }
+            TimeControl::Canadian { period, stones, .. } => {
+                if !(ok(period) && period >= 1.0) {
+                    return refuse("a Canadian period must be 1 second to 30 days");
+                }
+                if !(1..=1000).contains(&stones) {
+                    return refuse("a Canadian period is for 1 to 1000 stones");
+                }
+            }
+            TimeControl::Fischer { increment, .. } if !ok(increment) => {
+                return refuse("the Fischer increment must be 0 to 30 days (in seconds)");
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -123,46 +323,61 @@ pub struct Config {
 
 impl Config {
     /// The rules of this game, komi included.
-    pub fn game_rules(&self) -> Result<Rules, String> {
-        let rules = Rules::preset(&self.rules).map_err(|e| e.to_string())?;
+    ///
+    /// # Errors
+    /// [`GameError::Rules`] for rules the server does not play.
+    pub fn game_rules(&self) -> Result<Rules, GameError> {
+        let rules = Rules::preset(&self.rules).map_err(|_| GameError::Rules(self.rules.clone()))?;
         if rules.scoring != tengen_core::Scoring::Area {
-            return Err(format!("the server plays area counting only, not the {} rules", self.rules));
+            return Err(GameError::Rules(self.rules.clone()));
         }
         Ok(Rules { komi: Komi::from_half_points(self.komi_half_points), ..rules })
     }
 
     /// Checks the parts that are not checked by building the game.
-    pub fn check(&self) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// The first part out of range.
+    pub fn check(&self) -> Result<(), GameError> {
         if !(2..=25).contains(&self.size) {
-            return Err(format!("board size must be 2 to 25, not {}", self.size));
+            return Err(GameError::Size(self.size));
         }
         if self.komi_half_points.abs() > 2 * 361 {
-            return Err("komi out of range".into());
+            return Err(GameError::Komi);
         }
         if let Opponent::Computer { level } = self.opponent
             && !(1..=10).contains(&level)
         {
-            return Err(format!("level must be 1 to 10, not {level}"));
+            return Err(GameError::Level(level));
         }
-        if self.handicap == 1 || self.handicap > tengen_core::handicap::max_fixed(self.size).max(9) {
-            return Err(format!("handicap must be 0 or 2 to 9 (让先 is 0 with komi 0), not {}", self.handicap));
+        let max = max_handicap(self.size, self.placement);
+        if self.handicap == 1 || self.handicap > max {
+            let why = match max {
+                0 => format!("a {0}×{0} board takes no handicap stones (7×7 or larger)", self.size),
+                _ => format!(
+                    "the handicap on a {0}×{0} board is 0 or 2 to {max} stones, not {1} (让先 is 0 with komi 0)",
+                    self.size, self.handicap
+                ),
+            };
+            return Err(GameError::HandicapCount(why));
         }
-        for name in [&self.black_name, &self.white_name] {
-            if name.chars().count() > 40 || name.chars().any(char::is_control) {
-                return Err("player names are at most 40 printable characters".into());
-            }
+        for (what, name) in [("black_name", &self.black_name), ("white_name", &self.white_name)] {
+            check_name(name).map_err(|why| GameError::Name { what: what.into(), why })?;
         }
         self.time.check()?;
         self.game_rules().map(|_| ())
     }
 
     /// The empty game (fixed handicap stones placed).
-    pub fn new_game(&self) -> Result<Game, String> {
+    ///
+    /// # Errors
+    /// What the rules core refuses.
+    pub fn new_game(&self) -> Result<Game, GameError> {
         let rules = self.game_rules()?;
         if self.handicap >= 2 && self.placement == Placement::Fixed {
-            Game::with_fixed_handicap(self.size, rules, self.handicap).map_err(|e| e.to_string())
+            Ok(Game::with_fixed_handicap(self.size, rules, self.handicap)?)
         } else {
-            Game::new(self.size, rules).map_err(|e| e.to_string())
+            Ok(Game::new(self.size, rules)?)
         }
     }
 
@@ -212,9 +427,18 @@ pub enum Action {
     Toggle {
         /// A stone of the chain.
         point: Point,
+        /// The state intended: dead or alive. `None` (logs from before it was asked for)
+        /// flips the chain.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dead: Option<bool>,
     },
     /// The player accepts the dead stones as marked.
-    Accept,
+    Accept {
+        /// The marking the player saw: refused when it is no longer the one in force. `None`
+        /// in logs from before it was asked for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dead: Option<Vec<Point>>,
+    },
     /// The player disagrees: play resumes.
     Resume,
 }
@@ -372,7 +596,10 @@ pub struct State {
 
 impl State {
     /// A new game as configured, created at `at_ms`.
-    pub fn new(config: Config, at_ms: i64) -> Result<State, String> {
+    ///
+    /// # Errors
+    /// A configuration out of range.
+    pub fn new(config: Config, at_ms: i64) -> Result<State, GameError> {
         config.check()?;
         let game = config.new_game()?;
         let clock = Clock::start(&config.time);
@@ -409,13 +636,16 @@ impl State {
     }
 
     /// Replays a log.
-    pub fn replay(config: Config, created_ms: i64, events: &[Event]) -> Result<State, String> {
+    ///
+    /// # Errors
+    /// [`GameError::Log`] for an event that does not replay.
+    pub fn replay(config: Config, created_ms: i64, events: &[Event]) -> Result<State, GameError> {
         let mut state = State::new(config, created_ms)?;
         // In place: a failed event fails the whole replay, so no event needs the copy that
         // `apply` makes to stay unchanged on refusal (a copy per event would make replaying
         // quadratic in the game's length).
         for (i, e) in events.iter().enumerate() {
-            state.apply_in_place(e).map_err(|why| format!("event {} of the log does not replay: {why}", i + 1))?;
+            state.apply_in_place(e).map_err(|cause| GameError::Log { event: i + 1, cause: Box::new(cause) })?;
             state.events += 1;
         }
         Ok(state)
@@ -453,7 +683,10 @@ impl State {
     }
 
     /// Checks `event` and applies it; on error the state is unchanged.
-    pub fn apply(&mut self, event: &Event) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// What the rules or the game's state refuse.
+    pub fn apply(&mut self, event: &Event) -> Result<(), GameError> {
         let mut next = self.clone();
         next.apply_in_place(event)?;
         next.events += 1;
@@ -461,9 +694,9 @@ impl State {
         Ok(())
     }
 
-    fn apply_in_place(&mut self, event: &Event) -> Result<(), String> {
+    fn apply_in_place(&mut self, event: &Event) -> Result<(), GameError> {
         if self.config.imported {
-            return Err("an imported game is for review only".into());
+            return Err(GameError::ReviewOnly);
         }
         let at = event.at_ms;
         // The clock of the side to move runs up to this event.
@@ -483,52 +716,59 @@ impl State {
         if let Some(c) = fallen
             && event.action != Action::Timeout
         {
-            return Err(format!("{c}'s time ran out"));
+            return Err(GameError::TimeRanOut(c));
         }
         match (&event.action, event.color) {
             (Action::Timeout, Some(c)) => {
                 if fallen != Some(c) {
-                    return Err(format!("{c}'s time has not run out"));
+                    return Err(GameError::TimeLeft(c));
                 }
                 self.game.lose_on_time(c);
             }
             (Action::Restart { .. }, None) => {}
             (Action::Handicap { points }, Some(Color::Black)) => {
                 if !self.placing {
-                    return Err("no handicap stones to place".into());
+                    return Err(GameError::NoHandicapToPlace);
                 }
                 if points.len() != self.config.handicap {
-                    return Err(format!("{} handicap stones expected, {} given", self.config.handicap, points.len()));
+                    return Err(GameError::HandicapStones { expected: self.config.handicap, given: points.len() });
                 }
-                self.game.set_handicap(points).map_err(|e| e.to_string())?;
+                self.game.set_handicap(points)?;
                 self.placing = false;
             }
             (Action::Move { mv }, Some(c)) => {
                 if self.placing {
-                    return Err("Black places the handicap stones first".into());
+                    return Err(GameError::PlaceStonesFirst);
                 }
                 if self.undo_request.is_some() {
-                    return Err("an undo request waits for an answer".into());
+                    return Err(GameError::UndoWaits);
                 }
-                self.game.check_turn(c, *mv).map_err(|e| e.to_string())?;
-                self.game.play_as(c, *mv).map_err(|e| e.to_string())?;
+                // At the cap, only passes: play can still end and be counted.
+                let moves = self.game.moves().len();
+                if moves >= MAX_MOVES + 2 || (moves >= MAX_MOVES && *mv != Move::Pass) {
+                    return Err(GameError::TooLong);
+                }
+                if c != self.game.to_move() && self.game.phase() == Phase::Playing {
+                    return Err(PlayError::NotYourTurn(self.game.to_move()).into());
+                }
+                self.game.play_as(c, *mv)?;
                 self.clocks[c.index()].moved(&self.config.time);
             }
             (Action::Resign, Some(c)) => {
                 if matches!(self.game.phase(), Phase::Ended(_)) {
-                    return Err("the game is over".into());
+                    return Err(GameError::Over);
                 }
                 self.game.resign(c);
             }
             (Action::UndoRequest, Some(c)) => {
                 if self.game.phase() != Phase::Playing {
-                    return Err("undo is for games in play".into());
+                    return Err(GameError::UndoNotInPlay);
                 }
                 if !self.game.moves().iter().any(|(mc, _)| *mc == c) {
-                    return Err(format!("{c} has no move to take back"));
+                    return Err(GameError::NothingToTakeBack(c));
                 }
                 if self.undo_request.is_some() {
-                    return Err("an undo request already waits".into());
+                    return Err(GameError::UndoWaits);
                 }
                 if self.config.computer.is_some() {
                     self.take_back(c)?;
@@ -537,9 +777,9 @@ impl State {
                 }
             }
             (Action::UndoAccept | Action::UndoReject, Some(c)) => {
-                let Some(asker) = self.undo_request else { return Err("no undo request to answer".into()) };
+                let Some(asker) = self.undo_request else { return Err(GameError::NoUndoRequest) };
                 if asker == c {
-                    return Err("the other player answers an undo request".into());
+                    return Err(GameError::OwnUndoRequest);
                 }
                 self.undo_request = None;
                 if event.action == Action::UndoAccept {
@@ -548,22 +788,28 @@ impl State {
             }
             (Action::Propose { dead }, None) => {
                 if self.game.phase() != Phase::Counting {
-                    return Err("dead stones are proposed when two passes end play".into());
+                    return Err(GameError::NotCounting);
                 }
                 self.dead = dead.iter().copied().collect();
                 self.proposed = true;
                 self.accepted = [false; 2];
             }
-            (Action::Toggle { point }, Some(_)) => {
+            (Action::Toggle { point, dead }, Some(_)) => {
                 if self.game.phase() != Phase::Counting {
-                    return Err("dead stones are marked after two passes".into());
+                    return Err(GameError::NotCounting);
                 }
                 let board = self.game.board();
                 if !board.contains(*point) || board.get(*point).is_none() {
-                    return Err(format!("no stone at {point}"));
+                    return Err(GameError::NoStone(*point));
                 }
                 let chain: Vec<Point> = board.chain(*point).collect();
-                if self.dead.contains(point) {
+                // The intended state, when given (a retried request changes nothing more);
+                // logs written before it flip the chain.
+                let now_dead = self.dead.contains(point);
+                if *dead == Some(now_dead) {
+                    return Ok(());
+                }
+                if now_dead {
                     chain.iter().for_each(|p| {
                         self.dead.remove(p);
                     });
@@ -572,9 +818,17 @@ impl State {
                 }
                 self.accepted = [false; 2];
             }
-            (Action::Accept, Some(c)) => {
+            (Action::Accept { dead }, Some(c)) => {
                 if self.game.phase() != Phase::Counting {
-                    return Err("there is nothing to accept before two passes".into());
+                    return Err(GameError::NotCounting);
+                }
+                if let Some(seen) = dead {
+                    let seen: BTreeSet<Point> = seen.iter().copied().collect();
+                    if seen != self.dead {
+                        let now: Vec<String> = self.dead.iter().map(ToString::to_string).collect();
+                        let now = if now.is_empty() { "no stone".to_owned() } else { now.join(" ") };
+                        return Err(GameError::MarkingChanged(format!("the stones marked dead now are {now}")));
+                    }
                 }
                 self.accepted[c.index()] = true;
                 // The computer agrees with what the player marks.
@@ -583,24 +837,33 @@ impl State {
                 }
                 if self.accepted == [true, true] {
                     let dead: Vec<Point> = self.dead.iter().copied().collect();
-                    self.game.finish(&dead).map_err(|e| e.to_string())?;
+                    self.game.finish(&dead)?;
                 }
             }
             (Action::Resume, Some(_)) => {
-                self.game.resume().map_err(|e| e.to_string())?;
+                if self.game.moves().len() >= MAX_MOVES {
+                    return Err(GameError::TooLong);
+                }
+                self.game.resume()?;
                 self.proposed = false;
                 self.dead.clear();
                 self.accepted = [false; 2];
             }
-            (action, color) => return Err(format!("{action:?} cannot be taken by {color:?}")),
+            (Action::Timeout | Action::Restart { .. } | Action::Propose { .. }, _) => {
+                return Err(GameError::NotYours(
+                    "only the server ends a game on time, restarts or proposes dead stones",
+                ));
+            }
+            (Action::Handicap { .. }, _) => return Err(GameError::NotYours("Black places the handicap stones")),
+            (_, None) => return Err(GameError::NotYours("only a player takes this action")),
         }
         Ok(())
     }
 
     /// Takes back `color`'s last move and everything after it.
-    fn take_back(&mut self, color: Color) -> Result<(), String> {
+    fn take_back(&mut self, color: Color) -> Result<(), GameError> {
         let moves = self.game.moves();
-        let last = moves.iter().rposition(|(c, _)| *c == color).ok_or("no move to take back")?;
+        let last = moves.iter().rposition(|(c, _)| *c == color).ok_or(GameError::NothingToTakeBack(color))?;
         self.game = self.game.truncated(last);
         Ok(())
     }
@@ -652,7 +915,7 @@ mod tests {
             (mv("D4"), Color::Black),
             (mv("E5"), Color::White),
             (mv("Z9"), Color::White),
-            (Action::Accept, Color::White),
+            (Action::Accept { dead: None }, Color::White),
         ] {
             assert!(s.apply(&ev(action, Some(color), 2)).is_err());
         }
@@ -697,14 +960,25 @@ mod tests {
         }
         assert_eq!(s.game.phase(), Phase::Counting);
         s.apply(&ev(Action::Propose { dead: vec![] }, None, 2)).unwrap();
-        s.apply(&ev(Action::Toggle { point: "A1".parse().unwrap() }, Some(Color::Black), 3)).unwrap();
-        s.apply(&ev(Action::Accept, Some(Color::White), 4)).unwrap();
+        let a1: Point = "A1".parse().unwrap();
+        // A log from before toggles said their state: each flips the chain.
+        s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 3)).unwrap();
+        s.apply(&ev(Action::Accept { dead: None }, Some(Color::White), 4)).unwrap();
         // A toggle after an acceptance asks both again.
-        s.apply(&ev(Action::Toggle { point: "A1".parse().unwrap() }, Some(Color::Black), 5)).unwrap();
-        s.apply(&ev(Action::Toggle { point: "A1".parse().unwrap() }, Some(Color::Black), 6)).unwrap();
+        s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 5)).unwrap();
+        s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 6)).unwrap();
         assert_eq!(s.accepted, [false, false]);
-        s.apply(&ev(Action::Accept, Some(Color::White), 7)).unwrap();
-        s.apply(&ev(Action::Accept, Some(Color::Black), 8)).unwrap();
+        // Saying the state: a retry changes nothing.
+        for at in [7, 8] {
+            s.apply(&ev(Action::Toggle { point: a1, dead: Some(true) }, Some(Color::Black), at)).unwrap();
+            assert_eq!(s.dead.iter().copied().collect::<Vec<_>>(), [a1]);
+        }
+        // An accept of a marking that is no longer the one in force is refused.
+        let stale = s.apply(&ev(Action::Accept { dead: Some(vec![]) }, Some(Color::White), 9)).unwrap_err();
+        assert_eq!(stale.to_string(), "the marking changed since it was seen: the stones marked dead now are A1");
+        assert_eq!(s.accepted, [false, false]);
+        s.apply(&ev(Action::Accept { dead: Some(vec![a1]) }, Some(Color::White), 9)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![a1]) }, Some(Color::Black), 10)).unwrap();
         let Phase::Ended(outcome) = s.game.phase() else { panic!("counted") };
         assert_eq!(outcome.result_points(), "B+73.5");
         assert!(s.apply(&ev(Action::Resume, Some(Color::White), 9)).is_err());
@@ -787,13 +1061,67 @@ mod tests {
             (Config { size: 1, ..good.clone() }, "board size"),
             (Config { handicap: 1, ..good.clone() }, "handicap"),
             (Config { opponent: Opponent::Computer { level: 11 }, ..good.clone() }, "level"),
-            (Config { rules: "japanese".into(), ..good.clone() }, "area counting"),
-            (Config { rules: "ing".into(), ..good.clone() }, "unknown rules"),
-            (Config { time: TimeControl::Absolute { main: -1.0 }, ..good.clone() }, "time control"),
-            (Config { black_name: "x".repeat(41), ..good.clone() }, "names"),
+            (
+                Config { rules: "japanese".into(), ..good.clone() },
+                "chinese-simple-ko and tromp-taylor, not \"japanese\"",
+            ),
+            (Config { rules: "ing".into(), ..good.clone() }, "not \"ing\""),
+            (Config { time: TimeControl::Absolute { main: -1.0 }, ..good.clone() }, "time control: main time"),
+            (Config { black_name: "x".repeat(41), ..good.clone() }, "black_name: a name is at most 40"),
+            (Config { white_name: "a\u{202e}b".into(), ..good.clone() }, "white_name: a name is of printable"),
+            (Config { size: 2, handicap: 9, placement: Placement::Free, ..good.clone() }, "takes no handicap"),
+            (Config { size: 8, handicap: 5, ..good.clone() }, "0 or 2 to 4 stones, not 5"),
         ] {
-            let e = State::new(change, 0).unwrap_err();
+            let e = State::new(change, 0).unwrap_err().to_string();
             assert!(e.contains(says), "{says}: {e}");
+            assert!(!e.contains('{') && !e.contains("Some("), "a sentence, not debug output: {e}");
         }
+    }
+
+    #[test]
+    fn one_rule_for_names() {
+        assert_eq!(check_name("  Lee Sedol ").as_deref(), Ok("Lee Sedol"));
+        assert_eq!(check_name("柯洁").as_deref(), Ok("柯洁"));
+        for bad in ["a\u{0}b", "\u{1b}[31mRED\u{7}", "\u{202e}evil", &"\u{200b}".repeat(40), "a\tb", "\u{feff}x"] {
+            assert_eq!(check_name(bad), Err(NameError::Unprintable), "{bad:?}");
+        }
+        assert_eq!(check_name("   "), Err(NameError::Empty));
+        assert_eq!(check_name(&"囲".repeat(41)), Err(NameError::Long));
+        assert!(check_name(&"囲".repeat(40)).is_ok());
+    }
+
+    #[test]
+    fn a_game_stops_at_the_move_limit_but_can_still_end() {
+        let mut s = State::new(Config { size: 19, ..config(Opponent::Friend, TimeControl::None) }, 0).unwrap();
+        // Stones, then passes alternating with resumptions, up to one move short of the cap.
+        let mut color = Color::Black;
+        for m in ["D4", "Q16"] {
+            s.apply(&ev(mv(m), Some(color), 1)).unwrap();
+            color = !color;
+        }
+        while s.game.moves().len() < MAX_MOVES - 1 {
+            if s.game.phase() == Phase::Counting {
+                s.apply(&ev(Action::Resume, Some(color), 1)).unwrap();
+            }
+            s.apply(&ev(mv("pass"), Some(color), 1)).unwrap();
+            color = !color;
+        }
+        if s.game.phase() == Phase::Counting {
+            s.apply(&ev(Action::Resume, Some(color), 1)).unwrap();
+        }
+        s.apply(&ev(mv("C3"), Some(color), 1)).unwrap();
+        color = !color;
+        // At the cap: no more stones, no resumption.
+        let e = s.apply(&ev(mv("D16"), Some(color), 2)).unwrap_err();
+        assert_eq!(e, GameError::TooLong);
+        assert!(e.to_string().contains("1200 moves"), "{e}");
+        // Two passes still end play, and the game is counted.
+        s.apply(&ev(mv("pass"), Some(color), 3)).unwrap();
+        s.apply(&ev(mv("pass"), Some(!color), 4)).unwrap();
+        assert_eq!(s.game.phase(), Phase::Counting);
+        assert_eq!(s.apply(&ev(Action::Resume, Some(color), 5)).unwrap_err(), GameError::TooLong);
+        s.apply(&ev(Action::Accept { dead: Some(vec![]) }, Some(Color::White), 6)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![]) }, Some(Color::Black), 7)).unwrap();
+        assert!(matches!(s.game.phase(), Phase::Ended(_)));
     }
 }

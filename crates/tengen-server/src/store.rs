@@ -353,4 +353,22 @@ impl Store {
         let rows = sqlx::query("SELECT id FROM games WHERE phase <> 'ended'").fetch_all(&self.pool).await?;
         rows.iter().map(|row| row.try_get("id").map_err(StoreError::from)).collect()
     }
+
+    /// How many games are not finished (for the metrics).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn unfinished_count(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE phase <> 'ended'").fetch_one(&self.pool).await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// Whether the database answers a trivial query.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
 }

@@ -82,7 +82,8 @@ on_both_databases!(
 );
 
 async fn state(db: &str) -> AppState {
-    let settings = Settings { searches: 2, max_think: Duration::from_millis(200), network: None };
+    let settings =
+        Settings { searches: 2, max_think: Duration::from_millis(200), network: None, limits: common::roomy() };
     AppState::new(Store::open(db).await.unwrap(), settings)
 }
 
@@ -127,8 +128,9 @@ async fn friends_play_and_every_bad_request_changes_nothing(db: &str) {
     assert_eq!(before, after, "refused requests change nothing");
     // A huge body is refused before it is read.
     let huge = json!({"move": "D4", "number": 2, "pad": "x".repeat(100_000)});
-    let (s, _) = call(&app, "POST", &format!("/api/games/{id}/move"), Some(&white), Some(huge)).await;
-    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (s, v) = call(&app, "POST", &format!("/api/games/{id}/move"), Some(&white), Some(huge)).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    assert_eq!(v["detail"], "the body is larger than 65536 bytes, the most this address takes");
     assert_eq!(call(&app, "GET", "/api/games/nope", None, None).await.0, StatusCode::NOT_FOUND);
     // Undo between friends: a request, then an answer from the other seat.
     assert_eq!(play(&app, &id, &white, "C3", 2).await.0, StatusCode::OK);
@@ -155,17 +157,30 @@ async fn two_passes_proposal_toggle_and_agreement(db: &str) {
     let proposed: Vec<String> = serde_json::from_value(view["dead"].clone()).unwrap();
     // Whatever it proposed, the players settle it: A1 dead.
     if !proposed.contains(&"A1".to_owned()) {
-        let (s, v) =
-            call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(&black), Some(json!({"point": "A1"}))).await;
+        let (s, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/toggle"),
+            Some(&black),
+            Some(json!({"point": "A1", "dead": true})),
+        )
+        .await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
-    let (s, v) =
-        call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(&black), Some(json!({"point": "B2"}))).await;
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/toggle"),
+        Some(&black),
+        Some(json!({"point": "B2", "dead": true})),
+    )
+    .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    let (_, v) = call(&app, "POST", &format!("/api/games/{id}/accept"), Some(&white), None).await;
+    let marked = json!({"dead": ["A1"]});
+    let (_, v) = call(&app, "POST", &format!("/api/games/{id}/accept"), Some(&white), Some(marked.clone())).await;
     assert_eq!(v["phase"], "counting");
     assert_eq!(v["score"]["black_text"], "黑 81 子");
-    let (_, v) = call(&app, "POST", &format!("/api/games/{id}/accept"), Some(&black), None).await;
+    let (_, v) = call(&app, "POST", &format!("/api/games/{id}/accept"), Some(&black), Some(marked)).await;
     assert_eq!(v["phase"], "ended");
     assert_eq!(v["result"], "B+73.5");
     assert!(v["result_zh"].as_str().unwrap().starts_with("黑胜"), "{v}");
@@ -201,15 +216,23 @@ async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
         (json!({"size": 30}), "board size"),
         (json!({"handicap": 1}), "handicap"),
         (json!({"handicap": 2, "rang_xian": true}), "让先"),
-        (json!({"rules": "japanese"}), "area counting"),
+        (json!({"rules": "japanese"}), "chinese-simple-ko and tromp-taylor, not \"japanese\""),
+        (json!({"rules": "ing"}), "not \"ing\""),
+        (json!({"time": {"kind": "absolute", "main": 60, "extra": 1}}), "unknown field `extra`"),
+        (json!({"opponent": {"computer": {"level": 3, "x": 1}}}), "unknown field `x`"),
+        (json!({"size": 2, "handicap": 9, "placement": "free"}), "takes no handicap stones"),
+        (json!({"black_name": "a\u{202e}b"}), "black_name: a name is of printable characters only"),
+        (json!({"white_name": "\u{200b}".repeat(40)}), "white_name: a name is of printable"),
         (json!({"color": "red"}), "color"),
         (json!({"opponent": {"computer": {"level": 0}}}), "level"),
-        (json!({"time": {"kind": "byoyomi", "main": 0, "period": 0, "periods": 1}}), "time control"),
+        (json!({"time": {"kind": "byoyomi", "main": 0, "period": 0, "periods": 1}}), "time control: a byo-yomi period"),
         (json!({"sizee": 9}), "unknown field"),
     ] {
         let (s, v) = create(&app, body.clone()).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
-        assert!(v["detail"].as_str().unwrap().contains(says), "{body}: {v}");
+        let detail = v["detail"].as_str().unwrap();
+        assert!(detail.contains(says), "{body}: {v}");
+        assert!(!detail.contains("Some(") && !detail.contains(" { "), "a sentence, not debug output: {detail}");
     }
 }
 

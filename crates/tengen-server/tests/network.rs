@@ -26,7 +26,12 @@ async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}", dir.join("games.db").display());
-    let settings = Settings { searches: 1, max_think: Duration::from_millis(500), network: Some(Arc::clone(&network)) };
+    let settings = Settings {
+        searches: 1,
+        max_think: Duration::from_millis(500),
+        network: Some(Arc::clone(&network)),
+        limits: common::roomy(),
+    };
     (AppState::new(Store::open(&db).await.unwrap(), settings), network)
 }
 

@@ -277,7 +277,10 @@ async function act(path, body) {
 
 function playAt(vertex) {
   if (!view) return;
-  if (view.phase === 'counting' && seat) return act('toggle', { point: vertex });
+  if (view.phase === 'counting' && seat) {
+    // Say the state wanted, so that a retried click does not undo itself.
+    return act('toggle', { point: vertex, dead: !view.dead.includes(vertex) });
+  }
   if (view.phase === 'placing' && seat?.color === 'black') {
     // Free handicap: the stones are chosen one by one, sent when all are chosen.
     if (placing.has(vertex)) placing.delete(vertex);
@@ -309,7 +312,9 @@ $('#pass').addEventListener('click', () => act('move', { move: 'pass', number: v
 $('#undo').addEventListener('click', () => act('undo'));
 $('#undo-accept').addEventListener('click', () => act('undo/accept'));
 $('#undo-reject').addEventListener('click', () => act('undo/reject'));
-$('#accept').addEventListener('click', () => act('accept'));
+// The marking as shown: if it changed meanwhile the server refuses (409), and the live view
+// already shows the new one.
+$('#accept').addEventListener('click', () => act('accept', { dead: view.dead }));
 $('#resume').addEventListener('click', () => act('resume'));
 $('#resign').addEventListener('click', () => {
   if (!resignArmed) {

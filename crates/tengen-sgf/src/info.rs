@@ -44,6 +44,9 @@ pub enum InfoError {
     /// Not a square board of 2 to 25 lines.
     #[error("board size {0}×{1} is not supported (square boards of 2 to 25 lines)")]
     Size(u8, u8),
+    /// An `SZ` that is no size at all (`SZ[1000]`, `SZ[-1]`, `SZ[x]`).
+    #[error("board size SZ[{0}] is not supported (square boards of 2 to 25 lines)")]
+    SizeText(String),
 }
 
 /// Komi in points from an SGF `KM` value, reading the forms real files use:
@@ -91,6 +94,11 @@ impl Record {
                     }
                     info.size = usize::from(*w);
                 }
+                // A size sgf-parse cannot read (past 255, negative, not a number): refused,
+                // not read as the default 19.
+                Prop::Invalid(id, values) if id == "SZ" => {
+                    return Err(InfoError::SizeText(values.join(":").chars().take(20).collect()));
+                }
                 Prop::KM(k) => info.komi = komi_from_sgf(*k),
                 Prop::HA(n) => info.handicap = usize::try_from(*n).unwrap_or(0),
                 Prop::TM(t) => info.time = Some(*t),
@@ -126,5 +134,15 @@ mod tests {
         assert_eq!(k(0.0).as_deref(), Some("0"));
         assert_eq!(k(-2.75).as_deref(), Some("-5.5"));
         assert_eq!(k(0.3), None);
+    }
+
+    #[test]
+    fn sizes_that_are_no_size_are_refused() {
+        for sz in ["1000", "-1", "x", "0"] {
+            let record = Record::read(&format!("(;GM[1]SZ[{sz}];B[aa])")).unwrap();
+            let e = record.info().unwrap_err();
+            assert!(e.to_string().starts_with("board size SZ[") || matches!(e, InfoError::Size(..)), "{sz}: {e}");
+        }
+        assert_eq!(Record::read("(;GM[1]SZ[9])").unwrap().info().unwrap().size, 9);
     }
 }

@@ -162,7 +162,8 @@ proptest! {
 /// libsgfc++'s test file of single variations 1,000, 2,000 and 5,000 nodes deep is read whole.
 #[test]
 fn the_deepest_file_of_the_edge_cases_is_within_the_limits() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/testdata/sgf-edge/libsgfcplusplus/deep-game-tree.sgf");
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/testdata/sgf-edge/libsgfcplusplus/deep-game-tree.sgf");
     let text = std::fs::read_to_string(path).expect("the shared test material");
     let records = on_small_stack(move || {
         let records = Record::read_all(&text).unwrap();

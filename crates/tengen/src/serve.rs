@@ -27,6 +27,79 @@ pub struct ServeArgs {
     /// searches with it, and it proposes the dead stones.
     #[arg(long)]
     model: Option<std::path::PathBuf>,
+    /// The log on standard error: `text` lines or `json` objects, one per request (method,
+    /// route, status, latency; never a token) and per fault. `RUST_LOG` filters it
+    /// (`info` by default; `warn` for faults only).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// The largest JSON body a request may carry, in bytes (413 beyond).
+    #[arg(long, default_value_t = 64 * 1024, value_parser = clap::value_parser!(u64).range(1024..=16 * 1024 * 1024))]
+    body_limit: u64,
+    /// The largest SGF file an import may carry, in bytes (413 beyond).
+    #[arg(long, default_value_t = 1024 * 1024, value_parser = clap::value_parser!(u64).range(1024..=64 * 1024 * 1024))]
+    sgf_limit: u64,
+    /// The most nodes an imported game tree may have (413 beyond).
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(10..=1_000_000))]
+    sgf_nodes: u64,
+    /// The most nodes deep an imported game tree may be: its longest line of moves (413 beyond).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(10..=20_000))]
+    sgf_depth: u64,
+    /// Requests a second each client (IP address) may send on average (429 beyond).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    rate: u32,
+    /// Requests a client may send at once before the average applies.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    burst: u32,
+    /// Games a client may create or import an hour, a tenth of them at once (429 beyond).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..))]
+    games_per_hour: u32,
+    /// The computer's moves a client may have waiting or being thought at once, over all its
+    /// games (429 beyond).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..))]
+    computer_moves: u16,
+    /// Open connections, over all clients; more are closed at once.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// WebSocket watchers a client may hold open.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..))]
+    watchers: u16,
+    /// Seconds a client may take to send a request's headers.
+    #[arg(long, default_value_t = 10.0)]
+    header_timeout: f64,
+    /// Seconds within which a request is answered (503 beyond; WebSockets apart).
+    #[arg(long, default_value_t = 30.0)]
+    request_timeout: f64,
+    /// Another origin whose pages may open WebSockets (the server's own always may), e.g.
+    /// `https://go.example.org`; repeat for more.
+    #[arg(long)]
+    origin: Vec<String>,
+}
+
+/// The log's form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    /// Lines for people.
+    Text,
+    /// One JSON object a line, for log collectors.
+    Json,
+}
+
+/// Installs the log: `RUST_LOG` (default `info`) on standard error.
+fn install_log(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
+fn seconds(flag: &str, value: f64) -> Result<Duration> {
+    if !(value.is_finite() && value > 0.0 && value <= 3600.0) {
+        anyhow::bail!("--{flag} must be more than 0 and at most 3600 seconds");
+    }
+    Ok(Duration::from_secs_f64(value))
 }
 
 /// Serves until Ctrl-C.
@@ -41,7 +114,26 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         ),
         max_think: Duration::from_secs_f64(args.max_think),
         network: args.model.as_deref().map(crate::network::load).transpose()?,
+        limits: tengen_server::guard::Limits {
+            body_bytes: args.body_limit as usize,
+            sgf: tengen_sgf::Limits {
+                bytes: args.sgf_limit as usize,
+                nodes: args.sgf_nodes as usize,
+                depth: args.sgf_depth as usize,
+            },
+            requests_per_second: args.rate,
+            request_burst: args.burst,
+            games_per_hour: args.games_per_hour,
+            computer_moves: usize::from(args.computer_moves),
+            connections: args.max_connections as usize,
+            watchers_per_client: usize::from(args.watchers),
+            header_timeout: seconds("header-timeout", args.header_timeout)?,
+            request_timeout: seconds("request-timeout", args.request_timeout)?,
+            connection_age: Duration::from_secs(600),
+            origins: args.origin.clone(),
+        },
     };
+    install_log(args.log_format);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime
         .block_on(tengen_server::serve(args.addr, &args.db, settings))

@@ -44,3 +44,16 @@ pub async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// Limits for tests that drive many requests from one address: the rate limits and quotas
+/// far away (the tests of the limits set their own).
+#[allow(dead_code)]
+pub fn roomy() -> tengen_server::guard::Limits {
+    tengen_server::guard::Limits {
+        requests_per_second: 100_000,
+        request_burst: 100_000,
+        games_per_hour: 1_000_000,
+        computer_moves: 1_000,
+        ..tengen_server::guard::Limits::default()
+    }
+}
