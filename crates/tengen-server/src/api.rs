@@ -605,10 +605,10 @@ async fn live(
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let ws = ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))?;
     if !origin_allowed(&headers, &app.limits().origins) {
         return Err(ApiError::forbidden_origin());
     }
+    let ws = ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))?;
     // The game first: an unknown id leaves nothing behind.
     app.load(&id).await?;
     app.watcher_opens(client)?;

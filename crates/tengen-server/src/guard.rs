@@ -288,7 +288,7 @@ pub async fn guard(State(app): State<AppState>, request: Request, next: Next) ->
     let status = response.status().as_u16();
     let elapsed = started.elapsed();
     app.metrics().record(&method, &route, status, elapsed);
-    let ms = elapsed.as_secs_f64() * 1000.0;
+    let ms = (elapsed.as_secs_f64() * 1e4).round() / 10.0;
     if status >= 500 {
         tracing::warn!(%method, %route, status, latency_ms = ms, client = %client.0, "request");
     } else {

@@ -137,6 +137,14 @@ impl Store {
             } else if !url.contains('?') {
                 url.push_str("?mode=rwc");
             }
+            // A small page cache per connection (SQLite's default is 2 MiB, times the pool's
+            // connections): the operating system caches the file anyway.
+            options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    sqlx::Executor::execute(conn, "PRAGMA cache_size = -512").await?;
+                    Ok(())
+                })
+            });
         }
         let pool = options.connect(&url).await?;
         if backend == Backend::Sqlite {
@@ -177,23 +185,31 @@ impl Store {
     /// A database error.
     pub async fn create(&self, game: &StoredGame, derived: &Derived) -> Result<(), StoreError> {
         let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
-             phase, result, deadline_ms) VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+             phase, result, deadline_ms) VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10)",
         )
         .bind(&game.id)
         .bind(game.created_ms)
         .bind(config)
         .bind(game.tokens[0].clone())
         .bind(game.tokens[1].clone())
-        .bind(game.sgf.clone())
         .bind(derived.events)
         .bind(derived.moves)
         .bind(derived.phase)
         .bind(derived.result.clone())
         .bind(derived.deadline_ms)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        if let Some(sgf) = &game.sgf {
+            sqlx::query("INSERT INTO records (game_id, sgf) VALUES ($1, $2)")
+                .bind(&game.id)
+                .bind(sgf)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -202,11 +218,13 @@ impl Store {
     /// # Errors
     /// A database error, or stored data that does not read back.
     pub async fn load(&self, id: &str) -> Result<Option<(StoredGame, Vec<Event>)>, StoreError> {
-        let Some(row) =
-            sqlx::query("SELECT id, created_ms, config, black_token, white_token, sgf FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?
+        let Some(row) = sqlx::query(
+            "SELECT id, created_ms, config, black_token, white_token, \
+                 (SELECT sgf FROM records WHERE game_id = games.id) AS sgf FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
         else {
             return Ok(None);
         };

@@ -23,6 +23,11 @@ pub enum Bench {
     /// afterwards every acknowledged move is looked up. Prints one line:
     /// `server games=200 seconds=10.0 … moves=… per_second=… p50_ms=… p99_ms=… errors=0 lost_games=0`.
     Server(crate::load::ServerArgs),
+    /// A hostile client against a running `tengen serve` (deep SGF, unknown ids, big bodies,
+    /// bad games, slow headers, WebSocket floods, import and computer floods, a request
+    /// flood), with a real game against the computer played alongside. Prints one line:
+    /// `abuse attempts=… wrongly_accepted=0 server_errors=0 crashes=0 rss_idle_mb=… rss_max_growth_mb=… game_p99_ms=… computer_max_ms=…`.
+    Abuse(crate::abuse::AbuseArgs),
     /// Evaluations of a KataGo network per second on the empty board (the forward pass of
     /// crates/tengen-nn; with several threads, each evaluates positions of its own), then
     /// visits per second of the network search from the empty board for as long (threads
@@ -100,6 +105,7 @@ pub fn run(bench: &Bench) -> Result<()> {
         Bench::Playouts(args) => playouts(args),
         Bench::Search(args) => search(args),
         Bench::Server(args) => crate::load::run(args),
+        Bench::Abuse(args) => crate::abuse::run(args),
         Bench::Nn(args) => nn(args),
         Bench::Loss(args) => crate::judge::run(args),
     }

@@ -1,6 +1,7 @@
 //! `tengen`: the command line. Each subcommand parses its arguments and calls the libraries;
 //! errors are one line on stderr and a non-zero exit.
 
+mod abuse;
 mod bench;
 mod diagram;
 mod duel;

@@ -88,7 +88,8 @@ enum LogFormat {
 fn install_log(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().try_init(),
@@ -134,7 +135,13 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         },
     };
     install_log(args.log_format);
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // Few blocking threads (the computer's searches, the commentary): each thread that
+    // allocates gets an allocator arena of its own, which keeps its memory after a burst.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(settings.searches + 2)
+        .build()
+        .context("starting the async runtime")?;
     runtime
         .block_on(tengen_server::serve(args.addr, &args.db, settings))
         .map_err(|e| anyhow::anyhow!("{e}"))

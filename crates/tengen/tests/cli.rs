@@ -815,3 +815,30 @@ fn learning_from_a_networks_policy() {
     let (code, _, err) = tengen(&["learn", "predictor", "--model", "/no/such/model", &sgf]);
     assert!(code != 0 && err.contains("/no/such/model"), "{err}");
 }
+
+/// Deep and long records (issue 29's shapes) give a clear error naming the limit from every
+/// command that reads a record — in a child process, so that a crash fails the test.
+#[test]
+fn deep_records_are_refused_with_the_limit_named_never_a_crash() {
+    let shapes = [
+        ("deep-semicolons.sgf", format!("(;GM[1]SZ[19]{})", ";".repeat(20_000))),
+        ("deep-variations.sgf", format!("(;GM[1]SZ[19]{}{})", "(;".repeat(20_000), ")".repeat(20_000))),
+        ("long-main-line.sgf", format!("(;GM[1]SZ[19]{})", ";B[aa];W[bb]".repeat(50_000))),
+    ];
+    for (name, text) in shapes {
+        let path = write(name, &text);
+        let svg = format!("{path}.svg");
+        for args in [
+            vec!["score", path.as_str()],
+            vec!["review", path.as_str(), "--playouts", "10"],
+            vec!["diagram", path.as_str(), "--output", svg.as_str()],
+        ] {
+            let (code, _, err) = tengen(&args);
+            assert_eq!(code, 1, "{args:?}: {err}");
+            assert!(err.contains("nodes deep; the limit is 10000 nodes deep"), "{args:?}: {err}");
+        }
+        let (code, out, _) = tengen_with_input(&["gtp"], &format!("loadsgf {path}\nquit\n"));
+        assert_eq!(code, 0);
+        assert!(out.starts_with("? ") && out.contains("nodes deep"), "{out}");
+    }
+}

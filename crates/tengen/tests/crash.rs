@@ -17,6 +17,9 @@ fn start(dir: &std::path::Path, addr: &str) -> (Child, String) {
     loop {
         let mut child = tengen()
             .args(["serve", "--addr", addr, "--db", "sqlite://games.db"])
+            // One client drives 50 games at 400 moves a second: far past the limits for one
+            // address, which this test is not about.
+            .args(["--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"])
             .current_dir(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

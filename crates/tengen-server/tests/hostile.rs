@@ -1,0 +1,292 @@
+//! The findings of a hostile client, one test each, through the router (no socket; the cases
+//! that could crash the process run against a real server in a child process:
+//! `crates/tengen/tests/abuse.rs`).
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tengen_server::guard::Limits;
+use tengen_server::{AppState, Settings, Store};
+use tower::ServiceExt;
+
+mod common;
+
+async fn server(limits: Limits) -> AppState {
+    let settings = Settings { searches: 1, max_think: Duration::from_millis(50), network: None, limits };
+    AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings)
+}
+
+/// One request with any body and headers; the status, the headers and the body as text.
+async fn send(
+    app: &AppState,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: impl Into<Body>,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let response = tengen_server::app(app.clone()).oneshot(req.body(body.into()).unwrap()).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+async fn import(app: &AppState, sgf: impl Into<Body>) -> (StatusCode, Value) {
+    let (status, _, body) = send(app, "POST", "/api/games/import", &[], sgf).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+}
+
+#[tokio::test]
+async fn deep_and_long_records_are_refused_naming_the_limit() {
+    let app = server(common::roomy()).await;
+    let cases = [
+        format!("(;GM[1]SZ[19]{})", ";".repeat(20_000)),
+        format!("(;GM[1]SZ[19]{}{})", "(;".repeat(20_000), ")".repeat(20_000)),
+        format!("(;GM[1]SZ[19]{})", ";B[aa];W[bb]".repeat(50_000)),
+    ];
+    for sgf in cases {
+        let (status, v) = import(&app, sgf).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+        let detail = v["detail"].as_str().unwrap();
+        assert!(detail.contains("nodes deep; the limit is 10000 nodes deep") || detail.contains("bytes"), "{detail}");
+    }
+    // Past the byte limit, before reading: 413 with the limit.
+    let big = format!("(;GM[1]C[{}])", "x".repeat(1_100_000));
+    let (status, v) = import(&app, big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    assert_eq!(v["detail"], "the body is larger than 1048576 bytes, the most this address takes");
+    // A game longer than a game may be on the server.
+    let long: String = (0..1_300).map(|i| if i % 2 == 0 { ";B[]" } else { ";W[]" }).collect();
+    let (status, v) = import(&app, format!("(;GM[1]SZ[9]{long})")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["detail"].as_str().unwrap().contains("1300 moves, more than the 1200"), "{v}");
+}
+
+#[tokio::test]
+async fn imports_follow_the_one_rule_for_names_and_sizes() {
+    let app = server(common::roomy()).await;
+    for (sgf, status, says) in [
+        (
+            "(;GM[1]SZ[9]PB[a\u{0}b\u{1b}[31mRED\u{7}];B[ee])",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "(PB): a name is of printable",
+        ),
+        ("(;GM[1]SZ[9]PW[\u{202e}x];B[ee])", StatusCode::UNPROCESSABLE_ENTITY, "(PW): a name is of printable"),
+        ("(;GM[1]SZ[1000];B[aa])", StatusCode::BAD_REQUEST, "SZ[1000] is not supported"),
+        ("(;GM[1]SZ[-1];B[aa])", StatusCode::BAD_REQUEST, "SZ[-1] is not supported"),
+        ("(;GM[1]SZ[9])", StatusCode::UNPROCESSABLE_ENTITY, "nothing to import"),
+    ] {
+        let (s, v) = import(&app, sgf).await;
+        assert_eq!(s, status, "{sgf}: {v}");
+        assert!(v["detail"].as_str().unwrap().contains(says), "{sgf}: {v}");
+    }
+    // A megabyte of random bytes, which the lenient reader takes for an empty game.
+    let mut noise = vec![0u8; 1_000_000];
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for b in &mut noise {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        *b = (x >> 24) as u8;
+    }
+    noise[1000..1002].copy_from_slice(b"(;");
+    let (s, v) = import(&app, noise).await;
+    assert!(s == StatusCode::UNPROCESSABLE_ENTITY || s == StatusCode::BAD_REQUEST, "{s}: {v}");
+    // A good name, trimmed, is kept.
+    let (s, v) = import(&app, "(;GM[1]SZ[9]PB[ 柯洁 ]PW[Lee Sedol];B[ee])").await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!((v["black_name"].as_str(), v["white_name"].as_str()), (Some("柯洁"), Some("Lee Sedol")));
+}
+
+#[tokio::test]
+async fn unknown_ids_leave_nothing_behind() {
+    let app = server(common::roomy()).await;
+    let long = "x".repeat(60_000);
+    for i in 0..300 {
+        let id = if i % 2 == 0 { long.clone() } else { format!("nosuchgame{i}") };
+        let move_body = r#"{"move": "D4", "number": 1}"#;
+        let (s, _, body) = send(&app, "POST", &format!("/api/games/{id}/move"), &[], move_body).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{body}");
+        let (s, _, _) = send(&app, "GET", &format!("/api/games/{id}/live"), &[], Body::empty()).await;
+        assert!(s == StatusCode::NOT_FOUND || s == StatusCode::BAD_REQUEST, "{s}");
+    }
+    // A real game's lock goes when its request is done.
+    let (_, v) = common::call(&app, "POST", "/api/games", None, Some(json!({"size": 9, "opponent": "friend"}))).await;
+    let (id, token) = (v["id"].as_str().unwrap(), v["token"].as_str().unwrap());
+    let color = v["color"].as_str().unwrap();
+    let other = v["friend_token"].as_str().unwrap();
+    let black = if color == "black" { token } else { other };
+    let (s, _) = common::call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(black),
+        Some(json!({"move": "E5", "number": 1})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(app.table_sizes()[..2], [0, 0], "per-game locks and watcher channels");
+}
+
+#[tokio::test]
+async fn the_scoring_phase_refuses_stale_accepts_and_retried_toggles_are_idempotent() {
+    let app = server(common::roomy()).await;
+    let (_, v) = common::call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"size": 9, "opponent": "friend", "color": "black"})),
+    )
+    .await;
+    let (id, black, white) =
+        (v["id"].as_str().unwrap(), v["token"].as_str().unwrap(), v["friend_token"].as_str().unwrap());
+    for (n, (token, mv)) in [(black, "E5"), (white, "A1"), (black, "pass"), (white, "pass")].iter().enumerate() {
+        let body = json!({"move": mv, "number": n + 1});
+        assert_eq!(
+            common::call(&app, "POST", &format!("/api/games/{id}/move"), Some(token), Some(body)).await.0,
+            StatusCode::OK
+        );
+    }
+    common::wait_for(&app, id, |v| v["phase"] == "counting" && v["events"].as_u64() == Some(5)).await;
+    let toggle = |dead: bool| json!({"point": "A1", "dead": dead});
+    for _ in 0..2 {
+        let (s, v) =
+            common::call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(black), Some(toggle(true))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["dead"], json!(["A1"]), "a retry changes nothing");
+    }
+    // White saw the marking before the toggle: refused, and the game goes on being counted.
+    let (s, v) =
+        common::call(&app, "POST", &format!("/api/games/{id}/accept"), Some(white), Some(json!({"dead": []}))).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["detail"], "the marking changed since it was seen: the stones marked dead now are A1");
+    // Without the marking seen: a bad request, not an accept.
+    let (s, _) = common::call(&app, "POST", &format!("/api/games/{id}/accept"), Some(white), None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (s, _) =
+        common::call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(white), Some(json!({"point": "A1"}))).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "the state wanted is said");
+    for token in [white, black] {
+        let (s, v) =
+            common::call(&app, "POST", &format!("/api/games/{id}/accept"), Some(token), Some(json!({"dead": ["A1"]})))
+                .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    let (_, v) = common::call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(v["result"], "B+73.5");
+}
+
+#[tokio::test]
+async fn a_client_past_its_share_gets_429_with_retry_after() {
+    let limits = Limits { requests_per_second: 1, request_burst: 5, games_per_hour: 30, ..Limits::default() };
+    let app = server(limits).await;
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        let (s, headers, _) = send(&app, "GET", "/api/games", &[], Body::empty()).await;
+        statuses.push(s.as_u16());
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            assert!(headers.get("retry-after").is_some());
+        }
+    }
+    assert_eq!(statuses[..5], [200; 5]);
+    assert!(statuses[5..].iter().all(|&s| s == 429), "{statuses:?}");
+    // Games: 30 an hour, 3 at once.
+    let app = server(Limits { games_per_hour: 30, ..common::roomy() }).await;
+    let mut created = 0;
+    for _ in 0..6 {
+        let (s, headers, body) =
+            send(&app, "POST", "/api/games", &[], json!({"size": 9, "opponent": "friend"}).to_string()).await;
+        match s {
+            StatusCode::CREATED => created += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                let wait: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+                assert!((100..=120).contains(&wait), "{wait}");
+                assert!(body.contains("too many new games"), "{body}");
+            }
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert_eq!(created, 3);
+}
+
+#[tokio::test]
+async fn the_computer_serves_clients_in_turn_and_caps_each() {
+    let app = server(Limits { computer_moves: 2, ..common::roomy() }).await;
+    // Computer-first games (the computer is Black): each queues a move.
+    let computer_first = json!({"size": 19, "opponent": {"computer": {"level": 1}}, "color": "white"});
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        let (s, headers, _) = send(&app, "POST", "/api/games", &[], computer_first.to_string()).await;
+        statuses.push(s.as_u16());
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            assert!(headers.get("retry-after").is_some());
+        }
+    }
+    // The first runs at once (one search), the second waits: the third and fourth are refused,
+    // unless the first was already done.
+    assert_eq!(statuses[..2], [201, 201]);
+    assert!(statuses[2..].contains(&429), "{statuses:?}");
+}
+
+#[tokio::test]
+async fn answers_carry_the_security_headers_and_health_and_metrics_answer() {
+    let app = server(common::roomy()).await;
+    for uri in ["/", "/api/games", "/api/games/nope", "/static/app.js", "/healthz"] {
+        let (_, headers, _) = send(&app, "GET", uri, &[], Body::empty()).await;
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'"), "{uri}: {csp}");
+        assert!(!csp.contains("unsafe-inline"));
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+        assert_eq!(headers["x-frame-options"], "DENY");
+        assert_eq!(headers["referrer-policy"], "no-referrer");
+    }
+    assert_eq!(send(&app, "GET", "/healthz", &[], Body::empty()).await.2, "ok");
+    assert_eq!(send(&app, "GET", "/readyz", &[], Body::empty()).await.2, "ready");
+    let (_, v) = common::call(&app, "POST", "/api/games", None, Some(json!({"size": 9, "opponent": "friend"}))).await;
+    assert!(v["id"].is_string());
+    let (s, headers, text) = send(&app, "GET", "/metrics", &[], Body::empty()).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/plain"));
+    for line in [
+        "tengen_http_requests_total{method=\"POST\",route=\"/api/games\",status=\"201\"} 1",
+        "tengen_games_in_play 1",
+        "tengen_computer_moves_waiting 0",
+        "tengen_websocket_watchers 0",
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+}
+
+#[tokio::test]
+async fn websockets_from_another_sites_page_are_refused() {
+    let app = server(common::roomy()).await;
+    let (_, v) = common::call(&app, "POST", "/api/games", None, Some(json!({"size": 9, "opponent": "friend"}))).await;
+    let id = v["id"].as_str().unwrap();
+    let upgrade = [
+        ("host", "go.example.org"),
+        ("connection", "upgrade"),
+        ("upgrade", "websocket"),
+        ("sec-websocket-version", "13"),
+        ("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="),
+    ];
+    let with = |origin: &'static str| {
+        let mut h = upgrade.to_vec();
+        h.push(("origin", origin));
+        h
+    };
+    let uri = format!("/api/games/{id}/live");
+    let (s, _, body) = send(&app, "GET", &uri, &with("https://evil.example.com"), Body::empty()).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{body}");
+    // The server's own page passes the check (the upgrade itself needs a real connection).
+    let (s, _, body) = send(&app, "GET", &uri, &with("https://go.example.org"), Body::empty()).await;
+    assert_ne!(s, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(app.table_sizes()[1], 0, "no channel is left from refused or failed upgrades");
+}

@@ -1,0 +1,421 @@
+//! `tengen bench abuse`: a hostile client against a running `tengen serve`, with a real game
+//! played alongside.
+//!
+//! Each phase sends one kind of abuse from `127.0.0.2` (so that the server sees it as a client
+//! of its own) and counts its attempts, the answers that accepted what must be refused, and
+//! the server errors (5xx); after each phase the server must still answer (else a crash is
+//! counted) and its memory is read from `/proc` (with `--pid`). Meanwhile a game against the
+//! computer is played from `127.0.0.1`: every answer's latency is kept, and how long the
+//! computer took for each reply. Prints one line:
+//! `abuse attempts=… wrongly_accepted=0 server_errors=0 crashes=0 rss_idle_mb=… rss_max_growth_mb=… game_requests=… game_p99_ms=… computer_max_ms=…`.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Options of `tengen bench abuse`.
+#[derive(Args)]
+pub struct AbuseArgs {
+    /// The server's address.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// The server's process id, to read its memory (resident set) after each phase.
+    #[arg(long)]
+    pid: Option<u32>,
+    /// The server's header timeout (`tengen serve --header-timeout`), in seconds: the
+    /// slow-header phase waits this long and a second more.
+    #[arg(long, default_value_t = 10.0)]
+    header_timeout: f64,
+}
+
+type Http = Client<HttpConnector, Full<Bytes>>;
+
+/// The counts of the run.
+#[derive(Default)]
+struct Counts {
+    attempts: AtomicU64,
+    wrongly_accepted: AtomicU64,
+    server_errors: AtomicU64,
+    crashes: AtomicU64,
+}
+
+impl Counts {
+    /// One attempt answered `status`, which must be a refusal (4xx); `ok` says which
+    /// refusals are right.
+    fn refused(&self, what: &str, status: u16, ok: impl Fn(u16) -> bool) {
+        self.attempts.fetch_add(1, Ordering::Relaxed);
+        if status >= 500 {
+            self.server_errors.fetch_add(1, Ordering::Relaxed);
+            eprintln!("abuse: {what}: server error {status}");
+        } else if !ok(status) {
+            self.wrongly_accepted.fetch_add(1, Ordering::Relaxed);
+            eprintln!("abuse: {what}: answered {status}");
+        }
+    }
+}
+
+fn client(from: Ipv4Addr) -> Http {
+    let mut connector = HttpConnector::new();
+    connector.set_local_address(Some(IpAddr::V4(from)));
+    Client::builder(TokioExecutor::new()).build(connector)
+}
+
+async fn send(http: &Http, method: &str, url: &str, token: Option<&str>, body: Bytes) -> Result<(u16, Value)> {
+    let mut req = hyper::Request::builder().method(method).uri(url);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let response = http.request(req.body(Full::new(body))?).await?;
+    let status = response.status().as_u16();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
+}
+
+fn json_body(v: &Value) -> Bytes {
+    Bytes::from(v.to_string())
+}
+
+/// The server's resident memory in MB, from `/proc`.
+fn rss_mb(pid: Option<u32>) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
+    let kb: f64 = status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Runs the abuse and prints its line.
+pub fn run(args: &AbuseArgs) -> Result<()> {
+    if !(args.header_timeout.is_finite() && args.header_timeout > 0.0 && args.header_timeout <= 60.0) {
+        bail!("--header-timeout must be more than 0 and at most 60 seconds");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(drive(args))
+}
+
+/// The real game: 9×9 against the computer at level 1, from 127.0.0.1, until `stop`.
+async fn real_game(base: String, stop: Arc<AtomicBool>) -> Result<(Vec<u64>, u64)> {
+    let http = client(Ipv4Addr::LOCALHOST);
+    let mut latencies = Vec::new();
+    let mut computer_max_ms = 0;
+    let timed = async |latencies: &mut Vec<u64>, method: &str, url: &str, token: Option<&str>, body: Bytes| {
+        let started = Instant::now();
+        let answer = send(&http, method, url, token, body).await;
+        latencies.push(started.elapsed().as_micros() as u64);
+        answer
+    };
+    while !stop.load(Ordering::Relaxed) {
+        let new = json!({"size": 9, "opponent": {"computer": {"level": 1}}, "color": "black"});
+        let (status, created) =
+            timed(&mut latencies, "POST", &format!("{base}/api/games"), None, json_body(&new)).await?;
+        if status != 201 {
+            bail!("the real game could not be created: {status} {created}");
+        }
+        let (id, token) = (created["id"].as_str().unwrap_or_default(), created["token"].as_str().unwrap_or_default());
+        let mut game = tengen_core::Game::new(9, tengen_core::Rules::chinese())?;
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(latencies.len() as u64);
+        while !stop.load(Ordering::Relaxed) && game.phase() == tengen_core::Phase::Playing {
+            let points = game.legal_points(tengen_core::Color::Black);
+            let mv = match rand::seq::IndexedRandom::choose(&points[..], &mut rng) {
+                Some(&p) if game.moves().len() < 60 => tengen_core::Move::Play(p),
+                _ => tengen_core::Move::Pass,
+            };
+            let body = json!({"move": mv.to_string(), "number": game.moves().len() + 1});
+            let (status, _) =
+                timed(&mut latencies, "POST", &format!("{base}/api/games/{id}/move"), Some(token), json_body(&body))
+                    .await?;
+            if status != 200 {
+                break;
+            }
+            // The computer's reply.
+            let asked = Instant::now();
+            let view = loop {
+                let (_, view) =
+                    timed(&mut latencies, "GET", &format!("{base}/api/games/{id}"), None, Bytes::new()).await?;
+                let moves = view["moves"].as_u64().unwrap_or(0) as usize;
+                if moves > game.moves().len() + 1 || view["phase"] != "playing" {
+                    break view;
+                }
+                if asked.elapsed() > Duration::from_secs(30) {
+                    bail!("the computer did not answer in 30 s");
+                }
+                // Ten looks a second, within the server's rate for a client (the page itself
+                // is told by its WebSocket).
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            };
+            computer_max_ms = computer_max_ms.max(asked.elapsed().as_millis() as u64);
+            // Follow the server's record of the game.
+            game = tengen_core::Game::new(9, tengen_core::Rules::chinese())?;
+            for played in view["history"].as_array().into_iter().flatten() {
+                let color: tengen_core::Color = played["color"].as_str().unwrap_or("black").parse()?;
+                let mv: tengen_core::Move = played["move"].as_str().unwrap_or("pass").parse()?;
+                game.play_as(color, mv)?;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let _ = send(&http, "POST", &format!("{base}/api/games/{id}/resign"), Some(token), Bytes::new()).await;
+    }
+    Ok((latencies, computer_max_ms))
+}
+
+async fn drive(args: &AbuseArgs) -> Result<()> {
+    let base = args.url.trim_end_matches('/').to_owned();
+    let addr: SocketAddr = base
+        .trim_start_matches("http://")
+        .parse()
+        .with_context(|| format!("--url must be http://IP:PORT, not {base}"))?;
+    let hostile = client(Ipv4Addr::new(127, 0, 0, 2));
+    send(&hostile, "GET", &format!("{base}/healthz"), None, Bytes::new())
+        .await
+        .with_context(|| format!("no tengen server at {base}"))?;
+    let idle = rss_mb(args.pid);
+    let counts = Arc::new(Counts::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let game = tokio::spawn(real_game(base.clone(), Arc::clone(&stop)));
+    let mut max_growth = 0f64;
+    let phases: [&str; 9] = [
+        "deep SGF",
+        "unknown ids",
+        "big bodies",
+        "bad games",
+        "slow headers",
+        "WebSockets",
+        "imports",
+        "computer",
+        "flood",
+    ];
+    for phase in phases {
+        let c = &counts;
+        match phase {
+            "deep SGF" => {
+                for sgf in [
+                    format!("(;GM[1]SZ[19]{})", ";".repeat(20_000)),
+                    format!("(;GM[1]SZ[19]{}{})", "(;".repeat(20_000), ")".repeat(20_000)),
+                    format!("(;GM[1]SZ[19]{})", ";B[aa];W[bb]".repeat(50_000)),
+                ] {
+                    let (status, _) =
+                        send(&hostile, "POST", &format!("{base}/api/games/import"), None, Bytes::from(sgf)).await?;
+                    c.refused(phase, status, |s| s == 413);
+                }
+            }
+            "unknown ids" => {
+                let long = "x".repeat(60_000);
+                for _ in 0..1_000 {
+                    let body = json_body(&json!({"move": "D4", "number": 1}));
+                    let (status, _) =
+                        send(&hostile, "POST", &format!("{base}/api/games/{long}/move"), None, body).await?;
+                    c.refused(phase, status, |s| s == 404 || s == 429 || s == 414 || s == 431);
+                }
+            }
+            "big bodies" => {
+                let pad = "x".repeat(2 * 1024 * 1024);
+                for url in [format!("{base}/api/games"), format!("{base}/api/games/import")] {
+                    // The server may answer 413 and close before the body is all sent.
+                    let status = match send(&hostile, "POST", &url, None, json_body(&json!({ "pad": pad }))).await {
+                        Ok((status, _)) => status,
+                        Err(_) => 413,
+                    };
+                    c.refused(phase, status, |s| s == 413 || s == 429);
+                }
+            }
+            "bad games" => {
+                for body in [
+                    json!({"size": 2, "handicap": 9, "placement": "free", "opponent": "friend"}),
+                    json!({"black_name": "a\u{202e}b", "opponent": "friend"}),
+                    json!({"white_name": "\u{200b}".repeat(40), "opponent": "friend"}),
+                    json!({"time": {"kind": "absolute", "main": 60, "extra": 1}}),
+                    json!({"rules": "japanese"}),
+                ] {
+                    let (status, _) =
+                        send(&hostile, "POST", &format!("{base}/api/games"), None, json_body(&body)).await?;
+                    c.refused(phase, status, |s| s == 400 || s == 429);
+                }
+                for sgf in ["(;GM[1]SZ[1000];B[aa])", "(;GM[1]SZ[9]PB[a\u{0}b\u{1b}[31mRED\u{7}];B[ee])", "(;GM[1])"] {
+                    let (status, _) =
+                        send(&hostile, "POST", &format!("{base}/api/games/import"), None, Bytes::from(sgf)).await?;
+                    c.refused(phase, status, |s| s == 400 || s == 422 || s == 429);
+                }
+            }
+            "slow headers" => {
+                // 100 connections that never finish their headers: all closed by the server
+                // once the header timeout passes.
+                let mut open = Vec::new();
+                for _ in 0..100 {
+                    let socket = tokio::net::TcpSocket::new_v4()?;
+                    socket.bind(SocketAddr::new(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)), 0))?;
+                    let mut stream = socket.connect(addr).await?;
+                    stream.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: ").await?;
+                    open.push(stream);
+                }
+                tokio::time::sleep(Duration::from_secs_f64(args.header_timeout + 1.0)).await;
+                for mut stream in open {
+                    let mut buf = [0u8; 512];
+                    let closed = matches!(
+                        tokio::time::timeout(Duration::from_millis(200), stream.read(&mut buf)).await,
+                        Ok(Ok(_) | Err(_))
+                    );
+                    c.refused(phase, if closed { 408 } else { 200 }, |s| s == 408);
+                }
+            }
+            "WebSockets" => {
+                let (_, created) = send(
+                    &hostile,
+                    "POST",
+                    &format!("{base}/api/games"),
+                    None,
+                    json_body(&json!({"size": 9, "opponent": "friend"})),
+                )
+                .await?;
+                let id = created["id"].as_str().unwrap_or("none").to_owned();
+                // Another site's page.
+                let (status, _) = websocket(addr, &id, Some("https://evil.example.com"), 0).await?;
+                c.refused(phase, status, |s| s == 403);
+                // Ten watchers each sending a 16 MB message: the server closes them.
+                for _ in 0..10 {
+                    let (_, closed) = websocket(addr, &id, None, 16 * 1024 * 1024).await?;
+                    c.refused(phase, if closed { 400 } else { 200 }, |s| s == 400);
+                }
+            }
+            "imports" => {
+                let comment = "x".repeat(900 * 1024);
+                for _ in 0..30 {
+                    let sgf = format!("(;GM[1]SZ[19]C[{comment}];B[pd])");
+                    let (status, _) =
+                        send(&hostile, "POST", &format!("{base}/api/games/import"), None, Bytes::from(sgf)).await?;
+                    // A few are taken (an import is allowed); beyond the quota, 429.
+                    c.attempts.fetch_add(1, Ordering::Relaxed);
+                    if status >= 500 {
+                        c.server_errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            "computer" => {
+                // 20 computer-first games at once: beyond the client's share, 429.
+                let mut refused = 0;
+                for _ in 0..20 {
+                    let body = json!({"size": 19, "opponent": {"computer": {"level": 5}}, "color": "white"});
+                    let (status, _) =
+                        send(&hostile, "POST", &format!("{base}/api/games"), None, json_body(&body)).await?;
+                    c.attempts.fetch_add(1, Ordering::Relaxed);
+                    if status >= 500 {
+                        c.server_errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                    refused += u64::from(status == 429);
+                }
+                if refused == 0 {
+                    c.wrongly_accepted.fetch_add(1, Ordering::Relaxed);
+                    eprintln!("abuse: computer: 20 computer-first games from one client all accepted");
+                }
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
+            _ => {
+                // 2,000 requests as fast as they go: the rate limit answers 429.
+                let mut tasks = Vec::new();
+                for _ in 0..20 {
+                    let (http, url) = (hostile.clone(), format!("{base}/api/games?limit=500"));
+                    tasks.push(tokio::spawn(async move {
+                        let mut statuses = Vec::new();
+                        for _ in 0..100 {
+                            if let Ok((s, _)) = send(&http, "GET", &url, None, Bytes::new()).await {
+                                statuses.push(s);
+                            }
+                        }
+                        statuses
+                    }));
+                }
+                let mut limited = 0;
+                for t in tasks {
+                    for s in t.await? {
+                        c.attempts.fetch_add(1, Ordering::Relaxed);
+                        if s >= 500 {
+                            c.server_errors.fetch_add(1, Ordering::Relaxed);
+                        }
+                        limited += u64::from(s == 429);
+                    }
+                }
+                if limited == 0 {
+                    c.wrongly_accepted.fetch_add(1, Ordering::Relaxed);
+                    eprintln!("abuse: flood: 2,000 requests from one client, none limited");
+                }
+            }
+        }
+        // Still there? (Its memory read after the work of the phase has settled.)
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        if send(&client(Ipv4Addr::LOCALHOST), "GET", &format!("{base}/healthz"), None, Bytes::new()).await.is_err() {
+            counts.crashes.fetch_add(1, Ordering::Relaxed);
+            eprintln!("abuse: {phase}: the server does not answer");
+            break;
+        }
+        if let (Some(idle), Some(now)) = (idle, rss_mb(args.pid)) {
+            max_growth = max_growth.max(now - idle);
+            eprintln!("abuse: {phase}: done, server RSS {now:.1} MB ({:+.1} MB)", now - idle);
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let (mut latencies, computer_max_ms) = game.await??;
+    latencies.sort_unstable();
+    let p99 = latencies.get(latencies.len() * 99 / 100).copied().unwrap_or(0) as f64 / 1000.0;
+    let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+    println!(
+        "abuse attempts={} wrongly_accepted={} server_errors={} crashes={} rss_idle_mb={:.1} rss_max_growth_mb={:.1} game_requests={} game_p99_ms={p99:.1} computer_max_ms={computer_max_ms}",
+        load(&counts.attempts),
+        load(&counts.wrongly_accepted),
+        load(&counts.server_errors),
+        load(&counts.crashes),
+        idle.unwrap_or(f64::NAN),
+        max_growth,
+        latencies.len(),
+    );
+    Ok(())
+}
+
+/// Opens a WebSocket to game `id` by hand (from 127.0.0.2) with `origin`, and sends a text
+/// frame announcing `message` bytes (then as many as the server reads, up to 64 KiB): the
+/// status of the upgrade and whether the server then closed the connection.
+async fn websocket(addr: SocketAddr, id: &str, origin: Option<&str>, message: u64) -> Result<(u16, bool)> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::new(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)), 0))?;
+    let mut stream = socket.connect(addr).await?;
+    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    let request = format!(
+        "GET /api/games/{id}/live HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{origin}\r\n"
+    );
+    stream.write_all(request.as_bytes()).await?;
+    let mut head = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut head)).await??;
+    let text = String::from_utf8_lossy(&head[..n]);
+    let status: u16 = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    if status != 101 || message == 0 {
+        return Ok((status, true));
+    }
+    // A masked text frame of `message` bytes: FIN + text, then the 64-bit length.
+    let mut frame = vec![0x81u8, 0x80 | 127];
+    frame.extend_from_slice(&message.to_be_bytes());
+    frame.extend_from_slice(&[1, 2, 3, 4]);
+    let _ = stream.write_all(&frame).await;
+    let chunk = vec![b'x'; 16 * 1024];
+    for _ in 0..4 {
+        if stream.write_all(&chunk).await.is_err() {
+            return Ok((status, true));
+        }
+    }
+    // Read until the server closes (its Close frame, then the end), at most 3 s.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let mut buf = vec![0u8; 8192];
+    while Instant::now() < deadline {
+        if let Ok(Ok(0) | Err(_)) = tokio::time::timeout(Duration::from_millis(500), stream.read(&mut buf)).await {
+            return Ok((status, true));
+        }
+    }
+    Ok((status, false))
+}

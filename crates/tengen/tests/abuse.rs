@@ -1,0 +1,57 @@
+//! The hostile client against a real server in a child process (`tengen serve`, driven by
+//! `tengen bench abuse`): a crash fails this test instead of killing the test runner. The
+//! server must answer every phase, accept nothing it must refuse, never answer 5xx, and keep
+//! a real game played alongside fast (p99 under 100 ms) with the computer's moves on time.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+fn field(line: &str, name: &str) -> f64 {
+    line.split(&format!(" {name}="))
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{name} in {line}"))
+}
+
+#[test]
+fn the_server_survives_a_hostile_client() {
+    let dir = std::env::temp_dir().join(format!("tengen-abuse-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db", "--max-think", "0.5"])
+        .args(["--header-timeout", "2"])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["bench", "abuse", "--url", &format!("http://{addr}"), "--header-timeout", "2"])
+        .args(["--pid", &server.id().to_string()])
+        .output()
+        .unwrap();
+    let alive = server.try_wait().unwrap().is_none();
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(alive, "the server process ended during the abuse:\n{stderr}");
+    let line = stdout.lines().last().unwrap_or_default();
+    println!("{line}\n{stderr}");
+    assert!(line.contains(" wrongly_accepted=0 server_errors=0 crashes=0 "), "{line}\n{stderr}");
+    assert!(field(line, "attempts") > 3_000.0, "{line}");
+    assert!(field(line, "game_requests") > 50.0, "the real game went on: {line}");
+    assert!(field(line, "game_p99_ms") < 100.0, "{line}");
+    // The computer thinks 0.5 s at most here; its reply, polled ten times a second, comes within 2 s.
+    assert!(field(line, "computer_max_ms") < 2_000.0, "{line}");
+    // Memory: the phases together leave less than 64 MB more than idle (glibc keeps some of
+    // what large imports used; docs/measurements.md).
+    assert!(field(line, "rss_max_growth_mb") < 64.0, "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
