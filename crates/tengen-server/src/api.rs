@@ -379,7 +379,8 @@ async fn import(
     }
     let start = replay.game.start();
     let game_info = [&info.black, &info.white, &info.result, &info.date, &info.event, &info.rules];
-    if moves == 0 && start.points().all(|p| start.get(p).is_none()) && game_info.iter().all(|v| v.is_none()) {
+    let stones = start.stone_count(Color::Black) + start.stone_count(Color::White);
+    if moves == 0 && stones == 0 && game_info.iter().all(|v| v.is_none()) {
         return Err(ApiError::refused(
             "the record holds no move, no stone and no game information: there is nothing to import",
         ));

@@ -130,12 +130,13 @@ impl From<GameError> for ApiError {
             GameError::Size(_)
             | GameError::Komi
             | GameError::Level(_)
-            | GameError::HandicapCount(_)
+            | GameError::NoHandicap(_)
+            | GameError::HandicapCount { .. }
             | GameError::Name { .. }
             | GameError::Time(_)
             | GameError::Rules(_)
             | GameError::Setup(_) => ApiError::bad_request(e.to_string()),
-            GameError::MarkingChanged(_) => ApiError::stale(e.to_string()),
+            GameError::MarkingChanged { .. } => ApiError::stale(e.to_string()),
             GameError::Log { .. } => ApiError::internal(&e),
             _ => ApiError::refused(e.to_string()),
         }

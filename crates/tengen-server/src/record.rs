@@ -31,9 +31,19 @@ pub enum GameError {
     /// The computer's level is outside 1 to 10.
     #[error("the computer's level must be 1 to 10, not {0}")]
     Level(u8),
-    /// A handicap the board cannot take.
-    #[error("{0}")]
-    HandicapCount(String),
+    /// Handicap stones on a board too small for any.
+    #[error("a {0}×{0} board takes no handicap stones (7×7 or larger)")]
+    NoHandicap(usize),
+    /// More handicap stones than the board takes, or one.
+    #[error("the handicap on a {size}×{size} board is 0 or 2 to {max} stones, not {asked} (让先 is 0 with komi 0)")]
+    HandicapCount {
+        /// The board size.
+        size: usize,
+        /// The stones asked for.
+        asked: usize,
+        /// The most the board takes.
+        max: usize,
+    },
     /// A player's name breaks the rule for names.
     #[error("{what}: {why}")]
     Name {
@@ -104,9 +114,12 @@ pub enum GameError {
     /// A mark on an empty point.
     #[error("there is no stone at {0}")]
     NoStone(Point),
-    /// An accept of a marking that is not the one in force.
-    #[error("the marking changed since it was seen: {0}")]
-    MarkingChanged(String),
+    /// An accept of a marking that is not the one in force (`now`, the stones marked dead).
+    #[error("the marking changed since it was seen: the stones marked dead now are {}", vertices(.now))]
+    MarkingChanged {
+        /// The stones marked dead now.
+        now: Vec<Point>,
+    },
     /// The game has as many moves as the server allows.
     #[error(
         "the game has reached {MAX_MOVES} moves, the most a game may have on this server: pass to end play, or resign"
@@ -124,6 +137,14 @@ pub enum GameError {
         /// Why.
         cause: Box<GameError>,
     },
+}
+
+/// Points as a person reads them: `D4 E5`, or `no stone`.
+fn vertices(points: &[Point]) -> String {
+    if points.is_empty() {
+        return "no stone".to_owned();
+    }
+    points.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
 }
 
 /// What is wrong with a name.
@@ -352,14 +373,10 @@ impl Config {
         }
         let max = max_handicap(self.size, self.placement);
         if self.handicap == 1 || self.handicap > max {
-            let why = match max {
-                0 => format!("a {0}×{0} board takes no handicap stones (7×7 or larger)", self.size),
-                _ => format!(
-                    "the handicap on a {0}×{0} board is 0 or 2 to {max} stones, not {1} (让先 is 0 with komi 0)",
-                    self.size, self.handicap
-                ),
-            };
-            return Err(GameError::HandicapCount(why));
+            return Err(match max {
+                0 => GameError::NoHandicap(self.size),
+                _ => GameError::HandicapCount { size: self.size, asked: self.handicap, max },
+            });
         }
         for (what, name) in [("black_name", &self.black_name), ("white_name", &self.white_name)] {
             check_name(name).map_err(|why| GameError::Name { what: what.into(), why })?;
@@ -825,9 +842,7 @@ impl State {
                 if let Some(seen) = dead {
                     let seen: BTreeSet<Point> = seen.iter().copied().collect();
                     if seen != self.dead {
-                        let now: Vec<String> = self.dead.iter().map(ToString::to_string).collect();
-                        let now = if now.is_empty() { "no stone".to_owned() } else { now.join(" ") };
-                        return Err(GameError::MarkingChanged(format!("the stones marked dead now are {now}")));
+                        return Err(GameError::MarkingChanged { now: self.dead_stones() });
                     }
                 }
                 self.accepted[c.index()] = true;

@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 use tengen_server::{AppState, Settings, Store};
 use tower::ServiceExt;
 
+mod common;
+
 /// Where a request goes (the game's id is put in for `{id}`).
 const PATHS: &[&str] = &[
     "/api/games",
@@ -133,13 +135,7 @@ proptest! {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         runtime.block_on(async {
             // Rate limits far away: this test is of answers, not of quotas.
-            let limits = tengen_server::guard::Limits {
-                requests_per_second: 100_000,
-                request_burst: 100_000,
-                games_per_hour: 1_000_000,
-                computer_moves: 1_000,
-                ..tengen_server::guard::Limits::default()
-            };
+            let limits = common::roomy();
             let settings = Settings { searches: 1, max_think: Duration::from_millis(20), network: None, limits };
             let app = AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings);
             let body = json!({"size": 5, "opponent": "friend", "color": "black"});

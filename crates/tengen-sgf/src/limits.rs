@@ -79,6 +79,17 @@ impl fmt::Display for TooLarge {
     }
 }
 
+/// Whether `len` bytes are within [`Limits::bytes`].
+///
+/// # Errors
+/// [`TooLarge`] for [`Limit::Bytes`].
+pub fn check_bytes(len: usize, limits: &Limits) -> Result<(), TooLarge> {
+    if len > limits.bytes {
+        return Err(TooLarge { limit: Limit::Bytes, found: len + 1, max: limits.bytes });
+    }
+    Ok(())
+}
+
 /// Counts the nodes and the depth of the trees in `text` the way `sgf-parse` will read them
 /// (its lexer: `(`, `)` and `;` are tokens; anything else starts a property identifier that
 /// runs to `[`, and a value runs to an unescaped `]`), stopping as soon as a bound is passed.
@@ -87,9 +98,7 @@ impl fmt::Display for TooLarge {
 /// # Errors
 /// [`TooLarge`] for the first bound passed.
 pub fn measure(text: &str, limits: &Limits) -> Result<Shape, TooLarge> {
-    if text.len() > limits.bytes {
-        return Err(TooLarge { limit: Limit::Bytes, found: text.len() + 1, max: limits.bytes });
-    }
+    check_bytes(text.len(), limits)?;
     let bytes = text.as_bytes();
     let mut shape = Shape::default();
     // The depth of the node whose children come next, and that depth at each open `(`.

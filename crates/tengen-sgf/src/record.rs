@@ -171,10 +171,7 @@ impl Record {
     /// # Errors
     /// As [`Record::read_all_within`].
     pub fn read_bytes_within(bytes: &[u8], limits: &Limits) -> Result<(Vec<Record>, crate::Decoded), ReadError> {
-        if bytes.len() > limits.bytes {
-            let limit = crate::limits::Limit::Bytes;
-            return Err(ReadError::TooLarge(TooLarge { limit, found: bytes.len() + 1, max: limits.bytes }));
-        }
+        crate::limits::check_bytes(bytes.len(), limits).map_err(ReadError::TooLarge)?;
         let decoded = crate::decode(bytes);
         // Decoding can make the text longer than the bytes (two bytes of GB 18030 are three of
         // UTF-8): the byte bound is the file's.

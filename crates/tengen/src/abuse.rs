@@ -51,16 +51,32 @@ struct Counts {
 }
 
 impl Counts {
-    /// One attempt answered `status`, which must be a refusal (4xx); `ok` says which
-    /// refusals are right.
-    fn refused(&self, what: &str, status: u16, ok: impl Fn(u16) -> bool) {
+    /// One attempt answered `status`, which may be taken or refused but is never a server
+    /// error; `false` for a server error.
+    fn answered(&self, what: &str, status: u16) -> bool {
         self.attempts.fetch_add(1, Ordering::Relaxed);
         if status >= 500 {
             self.server_errors.fetch_add(1, Ordering::Relaxed);
             eprintln!("abuse: {what}: server error {status}");
-        } else if !ok(status) {
+            return false;
+        }
+        true
+    }
+
+    /// One attempt answered `status`, which must be a refusal (4xx); `ok` says which
+    /// refusals are right.
+    fn refused(&self, what: &str, status: u16, ok: impl Fn(u16) -> bool) {
+        if self.answered(what, status) && !ok(status) {
             self.wrongly_accepted.fetch_add(1, Ordering::Relaxed);
             eprintln!("abuse: {what}: answered {status}");
+        }
+    }
+
+    /// A flood of which at least one attempt must have been refused with 429.
+    fn limited(&self, what: &str, limited: u64) {
+        if limited == 0 {
+            self.wrongly_accepted.fetch_add(1, Ordering::Relaxed);
+            eprintln!("abuse: {what}: none of the flood was limited");
         }
     }
 }
@@ -292,10 +308,7 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                     let (status, _) =
                         send(&hostile, "POST", &format!("{base}/api/games/import"), None, Bytes::from(sgf)).await?;
                     // A few are taken (an import is allowed); beyond the quota, 429.
-                    c.attempts.fetch_add(1, Ordering::Relaxed);
-                    if status >= 500 {
-                        c.server_errors.fetch_add(1, Ordering::Relaxed);
-                    }
+                    c.answered(phase, status);
                 }
             }
             "computer" => {
@@ -305,19 +318,13 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                     let body = json!({"size": 19, "opponent": {"computer": {"level": 5}}, "color": "white"});
                     let (status, _) =
                         send(&hostile, "POST", &format!("{base}/api/games"), None, json_body(&body)).await?;
-                    c.attempts.fetch_add(1, Ordering::Relaxed);
-                    if status >= 500 {
-                        c.server_errors.fetch_add(1, Ordering::Relaxed);
-                    }
+                    c.answered(phase, status);
                     refused += u64::from(status == 429);
                 }
-                if refused == 0 {
-                    c.wrongly_accepted.fetch_add(1, Ordering::Relaxed);
-                    eprintln!("abuse: computer: 20 computer-first games from one client all accepted");
-                }
+                c.limited(phase, refused);
                 tokio::time::sleep(Duration::from_secs(3)).await;
             }
-            _ => {
+            "flood" => {
                 // 2,000 requests as fast as they go: the rate limit answers 429.
                 let mut tasks = Vec::new();
                 for _ in 0..20 {
@@ -335,18 +342,13 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                 let mut limited = 0;
                 for t in tasks {
                     for s in t.await? {
-                        c.attempts.fetch_add(1, Ordering::Relaxed);
-                        if s >= 500 {
-                            c.server_errors.fetch_add(1, Ordering::Relaxed);
-                        }
+                        c.answered(phase, s);
                         limited += u64::from(s == 429);
                     }
                 }
-                if limited == 0 {
-                    c.wrongly_accepted.fetch_add(1, Ordering::Relaxed);
-                    eprintln!("abuse: flood: 2,000 requests from one client, none limited");
-                }
+                c.limited(phase, limited);
             }
+            other => unreachable!("no abuse phase {other}"),
         }
         // Still there? (Its memory read after the work of the phase has settled.)
         tokio::time::sleep(Duration::from_secs(2)).await;

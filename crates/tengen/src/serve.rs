@@ -96,24 +96,23 @@ fn install_log(format: LogFormat) {
     };
 }
 
-fn seconds(flag: &str, value: f64) -> Result<Duration> {
-    if !(value.is_finite() && value > 0.0 && value <= 3600.0) {
-        anyhow::bail!("--{flag} must be more than 0 and at most 3600 seconds");
+/// `--flag`'s seconds, more than 0 and at most `max`.
+fn seconds(flag: &str, value: f64, max: f64) -> Result<Duration> {
+    if !(value.is_finite() && value > 0.0 && value <= max) {
+        anyhow::bail!("--{flag} must be more than 0 and at most {max} seconds");
     }
     Ok(Duration::from_secs_f64(value))
 }
 
 /// Serves until Ctrl-C.
 pub fn run(args: &ServeArgs) -> Result<()> {
-    if !(args.max_think.is_finite() && args.max_think > 0.0 && args.max_think <= 600.0) {
-        anyhow::bail!("--max-think must be more than 0 and at most 600 seconds");
-    }
+    let max_think = seconds("max-think", args.max_think, 600.0)?;
     let settings = tengen_server::Settings {
         searches: args.searches.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
             usize::from,
         ),
-        max_think: Duration::from_secs_f64(args.max_think),
+        max_think,
         network: args.model.as_deref().map(crate::network::load).transpose()?,
         limits: tengen_server::guard::Limits {
             body_bytes: args.body_limit as usize,
@@ -128,8 +127,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             computer_moves: usize::from(args.computer_moves),
             connections: args.max_connections as usize,
             watchers_per_client: usize::from(args.watchers),
-            header_timeout: seconds("header-timeout", args.header_timeout)?,
-            request_timeout: seconds("request-timeout", args.request_timeout)?,
+            header_timeout: seconds("header-timeout", args.header_timeout, 3600.0)?,
+            request_timeout: seconds("request-timeout", args.request_timeout, 3600.0)?,
             connection_age: Duration::from_secs(600),
             origins: args.origin.clone(),
         },

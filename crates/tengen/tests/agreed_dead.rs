@@ -8,9 +8,7 @@
 //! `scripts/agreed-dead` (too slow for every test run; docs/measurements.md).
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use sgf_parse::go::Prop;
 
@@ -61,32 +59,6 @@ fn marked(path: &Path) -> Option<Marked> {
     (!territory[0].is_empty() && !territory[1].is_empty()).then(|| Marked { path: path.to_owned(), size, territory })
 }
 
-struct Gtp {
-    child: std::process::Child,
-    out: BufReader<std::process::ChildStdout>,
-}
-
-impl Gtp {
-    fn send(&mut self, line: &str) -> Result<String, String> {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-        let mut answer = String::new();
-        loop {
-            let mut text = String::new();
-            assert!(self.out.read_line(&mut text).unwrap() > 0, "tengen gtp died on {line}");
-            if text.trim().is_empty() && !answer.is_empty() {
-                break;
-            }
-            answer.push_str(text.trim());
-        }
-        match answer.strip_prefix('=') {
-            Some(rest) => Ok(rest.trim().to_owned()),
-            None => Err(answer),
-        }
-    }
-}
-
 fn words(text: &str) -> BTreeSet<String> {
     text.split_whitespace().map(str::to_owned).collect()
 }
@@ -100,27 +72,20 @@ fn dead_stones_of_real_finished_games_match_the_agreed_ones() {
     let records: Vec<Marked> = files.iter().filter_map(|p| marked(p)).filter(|m| m.size <= MAX_SIZE).collect();
     assert!(records.len() >= 40, "only {} marked records found in {}", records.len(), dir.display());
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .arg("gtp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let out = BufReader::new(child.stdout.take().unwrap());
-    let mut gtp = Gtp { child, out };
+    let mut gtp = tengen_gtp::client::Client::start(&format!("'{}' gtp", env!("CARGO_BIN_EXE_tengen"))).unwrap();
+    let mut send = |command: &str| gtp.send(command, None);
     let (mut exact, mut counted, mut report) = (0, 0, Vec::new());
     for record in &records {
-        if let Err(e) = gtp.send(&format!("loadsgf {}", record.path.display())) {
+        if let Err(e) = send(&format!("loadsgf {}", record.path.display())) {
             report.push(format!("{}: not loaded: {e}", record.path.display()));
             continue;
         }
         counted += 1;
-        let black = words(&gtp.send("list_stones black").unwrap());
-        let white = words(&gtp.send("list_stones white").unwrap());
+        let black = words(&send("list_stones black").unwrap());
+        let white = words(&send("list_stones white").unwrap());
         let agreed: BTreeSet<String> =
             black.intersection(&record.territory[1]).chain(white.intersection(&record.territory[0])).cloned().collect();
-        let dead = words(&gtp.send("final_status_list dead").unwrap());
+        let dead = words(&send("final_status_list dead").unwrap());
         if dead == agreed {
             exact += 1;
             continue;
@@ -136,7 +101,7 @@ fn dead_stones_of_real_finished_games_match_the_agreed_ones() {
         );
         report.push(format!("{}: missed {}", record.path.display(), missed.join(" ")));
     }
-    let _ = gtp.send("quit");
+    let _ = send("quit");
     println!("exact in {exact} of {counted} records\n{}", report.join("\n"));
     assert!(
         exact >= EXACT_AT_LEAST,

@@ -1,4 +1,6 @@
-//! What the API tests share: one request through the router (no socket).
+//! What the API tests share: one request through the router (no socket). Each test binary
+//! uses some of it.
+#![allow(dead_code)]
 
 use std::time::{Duration, Instant};
 
@@ -47,7 +49,6 @@ pub async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -
 
 /// Limits for tests that drive many requests from one address: the rate limits and quotas
 /// far away (the tests of the limits set their own).
-#[allow(dead_code)]
 pub fn roomy() -> tengen_server::guard::Limits {
     tengen_server::guard::Limits {
         requests_per_second: 100_000,
