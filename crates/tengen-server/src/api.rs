@@ -117,13 +117,123 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         ErrorBody,
         Commentary,
         MoveTerms,
-        TermView
-    ))
+        TermView,
+        Vertex,
+        MoveText,
+        SgfText,
+        RulesName,
+        ColorChoice,
+        Guess
+    )),
+    modifiers(&Common)
 )]
 struct ApiDoc;
 
-async fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+/// What every operation may answer besides its own results, added to each in one place: the
+/// `seat` security scheme, 400 (a request that does not read), 401/403 (a seat's operations),
+/// 404 (a game's), 413 (a body past the limit), 429 (past the client's rate) and 503 (past the
+/// request time, or the database away).
+struct Common;
+
+impl utoipa::Modify for Common {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "seat",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("A seat's token, given once when the game is created"))
+                    .build(),
+            ),
+        );
+        // The request types refuse unknown fields everywhere, in their enums' variants too.
+        for name in ["Opponent", "TimeControl"] {
+            if let Some(schema) = components.schemas.get_mut(name)
+                && let Ok(mut value) = serde_json::to_value(&*schema)
+            {
+                closed_objects(&mut value);
+                if let Ok(closed) = serde_json::from_value(value) {
+                    *schema = closed;
+                }
+            }
+        }
+        let error = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build(),
+                )
+                .build()
+        };
+        for (path, item) in doc.paths.paths.iter_mut() {
+            let operations = [&mut item.get, &mut item.post, &mut item.put, &mut item.delete, &mut item.patch];
+            for operation in operations.into_iter().flatten() {
+                let seat = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+                let body = operation.request_body.is_some();
+                let mut common = vec![
+                    ("400", "the request does not read: a parameter or body that does not match this document"),
+                    ("429", "too many requests from this address: retry after the Retry-After seconds"),
+                    ("503", "the server cannot answer now (the request took too long, or the database is away)"),
+                ];
+                if path.contains("{id}") {
+                    common.push(("404", "no such game"));
+                }
+                if body {
+                    common.push(("413", "the body is larger than the server takes"));
+                }
+                if seat {
+                    common.push(("401", "no seat token"));
+                    common.push(("403", "the token is not a seat of this game"));
+                }
+                for (status, description) in common {
+                    operation.responses.responses.entry(status.to_owned()).or_insert_with(|| error(description).into());
+                }
+            }
+        }
+    }
+}
+
+/// The OpenAPI document, made once.
+fn document() -> &'static serde_json::Value {
+    static DOCUMENT: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    DOCUMENT.get_or_init(|| {
+        let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+        game_links(&mut doc);
+        doc
+    })
+}
+
+/// Links from a created or imported game (both answers carry its `id`) to every operation on
+/// it. Written into the JSON: utoipa's `Link` serialises `operation_id` in snake case, which
+/// OpenAPI readers do not know.
+fn game_links(doc: &mut serde_json::Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else { return };
+    let operations: Vec<String> = paths
+        .iter()
+        .filter(|(path, _)| path.contains("{id}"))
+        .flat_map(|(_, item)| item.as_object().into_iter().flat_map(|ops| ops.values()))
+        .filter_map(|op| op.get("operationId")?.as_str().map(str::to_owned))
+        .collect();
+    let links: serde_json::Map<String, serde_json::Value> = operations
+        .into_iter()
+        .map(|id| {
+            let link = serde_json::json!({ "operationId": id, "parameters": { "id": "$response.body#/id" } });
+            (id, link)
+        })
+        .collect();
+    for path in ["/api/games", "/api/games/import"] {
+        if let Some(created) = paths.get_mut(path).and_then(|item| item.pointer_mut("/post/responses/201")) {
+            created["links"] = serde_json::Value::Object(links.clone());
+        }
+    }
+}
+
+async fn openapi() -> Json<&'static serde_json::Value> {
+    Json(document())
 }
 
 /// The body of every error.
@@ -135,6 +245,23 @@ struct ErrorBody {
     detail: String,
 }
 
+/// Marks every object schema with properties in `schema` as taking no others.
+fn closed_objects(schema: &mut serde_json::Value) {
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            serde_json::Value::Object(fields) => {
+                if fields.contains_key("properties") && !fields.contains_key("additionalProperties") {
+                    fields.insert("additionalProperties".into(), serde_json::Value::Bool(false));
+                }
+                stack.extend(fields.values_mut());
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
 /// JSON bodies: a body that does not read is a 400 with serde's words.
 struct Body<T>(T);
 
@@ -143,8 +270,45 @@ impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Bo
     async fn from_request(req: axum::extract::Request, state: &AppState) -> Result<Self, ApiError> {
         let limit = state.limits().body_bytes;
         let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| body_error(&e, limit))?;
-        let text = if bytes.iter().all(u8::is_ascii_whitespace) { &b"{}"[..] } else { &bytes[..] };
-        serde_json::from_slice(text).map(Body).map_err(|e| ApiError::bad_request(format!("invalid JSON body: {e}")))
+        let invalid = |e: serde_json::Error| ApiError::bad_request(format!("invalid JSON body: {e}"));
+        let mut value = if bytes.iter().all(u8::is_ascii_whitespace) {
+            serde_json::Value::Null
+        } else {
+            serde_json::from_slice(&bytes).map_err(invalid)?
+        };
+        // No body, or `null`: no options given.
+        if value.is_null() {
+            value = serde_json::Value::Object(serde_json::Map::new());
+        }
+        if !value.is_object() {
+            return Err(ApiError::bad_request("invalid JSON body: an object is expected"));
+        }
+        integral_numbers(&mut value);
+        // The field is named: `at opponent.computer.level: …`.
+        serde_path_to_error::deserialize(value).map(Body).map_err(|e| {
+            let path = e.path().to_string();
+            let e = e.into_inner();
+            if path == "." { invalid(e) } else { ApiError::bad_request(format!("invalid JSON body at {path}: {e}")) }
+        })
+    }
+}
+
+/// Writes every whole number given with a fraction (`19.0`) as an integer, as JSON Schema
+/// counts it: an integer field takes it, a fractional one reads it the same.
+fn integral_numbers(value: &mut serde_json::Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            serde_json::Value::Object(fields) => stack.extend(fields.values_mut()),
+            serde_json::Value::Number(n) if n.is_f64() => {
+                let x = n.as_f64().unwrap_or(f64::NAN);
+                if x.fract() == 0.0 && x.abs() < 9.0e15 {
+                    *value = serde_json::Value::from(x as i64);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -200,29 +364,79 @@ fn random_token(bytes: usize) -> String {
 #[serde(deny_unknown_fields, default)]
 struct NewGame {
     /// Board size, 2 to 25 (19).
+    #[schema(minimum = 2, maximum = 25)]
     size: Option<usize>,
     /// `{"computer": {"level": 5}}` (the default) or `"friend"`.
     opponent: Option<Opponent>,
-    /// `chinese` (default), `chinese-simple-ko`, `tromp-taylor`.
-    rules: Option<String>,
-    /// Komi in points (7.5 = 贴 3¾ 子 by default; 0 with handicap or 让先).
+    /// The rules: `chinese` (the default), `chinese-simple-ko` or `tromp-taylor`.
+    rules: Option<RulesName>,
+    /// Komi in points, a multiple of ½ (7.5 = 贴 3¾ 子 by default; 0 with handicap or 让先).
+    #[schema(minimum = -361, maximum = 361, multiple_of = 0.5)]
     komi: Option<f64>,
-    /// Handicap stones, 2 to 9 (0).
+    /// Handicap stones: 0 (the default) or 2 to 9, as many as the board takes (refused with
+    /// 422 beyond).
+    #[schema(minimum = 0, maximum = 9)]
     handicap: Option<usize>,
     /// `fixed` (star points, the default) or `free`.
     placement: Option<Placement>,
-    /// 让先: Black plays first without komi.
+    /// 让先: Black plays first without komi (no handicap stones then).
     rang_xian: Option<bool>,
     /// The creator's colour: `black`, `white` or `nigiri` (the default).
-    color: Option<String>,
+    color: Option<ColorChoice>,
     /// For nigiri: the creator guesses `odd` (the default) or `even`.
-    guess: Option<String>,
+    guess: Option<Guess>,
     /// Time control: `{"kind": "none"}` (default), `absolute`, `byoyomi`, `canadian`, `fischer`.
     time: Option<TimeControl>,
-    /// Black's name.
+    /// Black's name: 1 to 40 printable characters (refused with 422 otherwise).
+    #[schema(min_length = 1, max_length = 40)]
     black_name: Option<String>,
-    /// White's name.
+    /// White's name, as Black's.
+    #[schema(min_length = 1, max_length = 40)]
     white_name: Option<String>,
+}
+
+/// The rules a game may be played under: area scoring only.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+enum RulesName {
+    /// The Chinese rules: positional superko, no suicide, komi 3¾ stones.
+    Chinese,
+    /// The Chinese rules with the simple ko rule.
+    ChineseSimpleKo,
+    /// Tromp–Taylor: positional superko, suicide allowed.
+    TrompTaylor,
+}
+
+impl RulesName {
+    fn as_str(self) -> &'static str {
+        match self {
+            RulesName::Chinese => "chinese",
+            RulesName::ChineseSimpleKo => "chinese-simple-ko",
+            RulesName::TrompTaylor => "tromp-taylor",
+        }
+    }
+}
+
+/// The creator's colour.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum ColorChoice {
+    /// Black.
+    Black,
+    /// White.
+    White,
+    /// Drawn by nigiri (猜先).
+    Nigiri,
+}
+
+/// The nigiri guess.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum Guess {
+    /// An odd number of stones in the hand.
+    Odd,
+    /// An even number.
+    Even,
 }
 
 /// A created game: its view and the seat tokens (shown once; keep them).
@@ -242,7 +456,7 @@ struct Created {
 }
 
 /// Recent games, newest first.
-#[utoipa::path(get, path = "/api/games", params(("limit" = Option<i64>, Query, description = "at most (50)")),
+#[utoipa::path(get, path = "/api/games", params(("limit" = Option<i64>, Query, minimum = 1, maximum = 500, description = "at most this many (50)")),
     responses((status = 200, body = Vec<Summary>)))]
 async fn recent(
     AxumState(app): AxumState<AppState>,
@@ -260,8 +474,10 @@ async fn recent(
 }
 
 /// Creates a game.
-#[utoipa::path(post, path = "/api/games", request_body = NewGame,
-    responses((status = 201, body = Created), (status = 400, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/games", request_body = Option<NewGame>,
+    responses((status = 201, body = Created),
+        (status = 422, body = ErrorBody, description = "refused: handicap stones the board cannot take, a name that breaks the rule for names"),
+        (status = 429, body = ErrorBody, description = "too many games created from this address, or the computer already busy with its games")))]
 async fn create(
     AxumState(app): AxumState<AppState>,
     client: Client,
@@ -269,11 +485,11 @@ async fn create(
 ) -> Result<Response, ApiError> {
     let size = new.size.unwrap_or(19);
     let opponent = new.opponent.unwrap_or(Opponent::Computer { level: 5 });
-    let rules_name = new.rules.unwrap_or_else(|| "chinese".into());
+    let rules_name = new.rules.unwrap_or(RulesName::Chinese).as_str().to_owned();
     let handicap = new.handicap.unwrap_or(0);
     let rang_xian = new.rang_xian.unwrap_or(false);
     if rang_xian && handicap > 0 {
-        return Err(ApiError::bad_request("让先 (rang_xian) is a game without handicap stones"));
+        return Err(ApiError::refused("让先 (rang_xian) is a game without handicap stones"));
     }
     let rules = Rules::preset(&rules_name)
         .ok()
@@ -284,17 +500,17 @@ async fn create(
         None if handicap > 0 || rang_xian => Komi::ZERO,
         None => rules.komi,
     };
-    let (color, nigiri) = match new.color.as_deref().unwrap_or("nigiri").to_ascii_lowercase().as_str() {
-        "nigiri" => {
-            let guess = match new.guess.as_deref().unwrap_or("odd").to_ascii_lowercase().as_str() {
-                "odd" => Parity::Odd,
-                "even" => Parity::Even,
-                other => return Err(ApiError::bad_request(format!("guess odd or even, not {other:?}"))),
+    let (color, nigiri) = match new.color.unwrap_or(ColorChoice::Nigiri) {
+        ColorChoice::Nigiri => {
+            let guess = match new.guess.unwrap_or(Guess::Odd) {
+                Guess::Odd => Parity::Odd,
+                Guess::Even => Parity::Even,
             };
             let n = Nigiri::draw(&mut rand::rng(), guess);
             (n.guesser_color(), Some((guess == Parity::Odd, n.handful)))
         }
-        other => (other.parse::<Color>().map_err(|_| ApiError::bad_request("color: black, white or nigiri"))?, None),
+        ColorChoice::Black => (Color::Black, None),
+        ColorChoice::White => (Color::White, None),
     };
     let computer = matches!(opponent, Opponent::Computer { .. }).then_some(!color);
     // Checked with every other name by `Config::check`.
@@ -343,9 +559,13 @@ async fn create(
 /// that is not SGF or has a board size outside 2 to 25 (400), a record with a move that cannot
 /// be replayed, with more than the server's moves, with a player name that breaks the rule for
 /// names, or with nothing in it (422).
-#[utoipa::path(post, path = "/api/games/import", request_body(content = String, content_type = "application/x-go-sgf"),
-    responses((status = 201, body = View), (status = 400, body = ErrorBody), (status = 413, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/games/import",
+    request_body(description = "An SGF file (any encoding the reader knows); the content type is not checked.",
+        content((SgfText = "application/x-go-sgf"), (SgfText = "text/plain"))),
+    responses((status = 201, body = View), (status = 400, body = ErrorBody, description = "the body holds no SGF game tree"),
+        (status = 413, body = ErrorBody, description = "past the byte, node or depth limit"),
+        (status = 422, body = ErrorBody, description = "a game tree that cannot be read or replayed, or that holds nothing"),
+        (status = 429, body = ErrorBody, description = "too many imports from this address")))]
 async fn import(
     AxumState(app): AxumState<AppState>,
     client: Client,
@@ -356,14 +576,15 @@ async fn import(
     app.quotas().new_game(client)?;
     let (records, _) = tengen_sgf::Record::read_bytes_within(&body, &limits).map_err(|e| match e {
         tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(format!("{e}: the record was not imported")),
-        e => ApiError::bad_request(format!("not an SGF game: {e}")),
+        e @ tengen_sgf::ReadError::Empty => ApiError::bad_request(e.to_string()),
+        e => ApiError::refused(format!("not an SGF game: {e}")),
     })?;
     let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
     // Under the server's rules (the Chinese rules), whatever the record's RU says; a move that
     // cannot be replayed refuses the record rather than import a different game.
     let replay = record
         .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Stop)
-        .map_err(|e| ApiError::bad_request(format!("the record cannot be replayed: {e}")))?;
+        .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")))?;
     if let Some(problem) = replay.problems.first() {
         return Err(ApiError::refused(format!(
             "move {} cannot be replayed under the Chinese rules ({}): the record was not imported",
@@ -401,7 +622,7 @@ async fn import(
         placement: Placement::Free,
         opponent: Opponent::Friend,
         computer: None,
-        time: TimeControl::None,
+        time: TimeControl::None {},
         black_name,
         white_name,
         nigiri: None,
@@ -423,10 +644,16 @@ async fn import(
     Ok((StatusCode::CREATED, Json(View::of(&id, &state, now_ms()))).into_response())
 }
 
+/// An SGF file: a game tree starts with `(;`.
+#[derive(ToSchema)]
+#[schema(value_type = String, pattern = "\\(\\s*;")]
+#[allow(dead_code)]
+struct SgfText(String);
+
 /// A game as it stands, or as it was after `at` moves (for review).
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path),
-        ("at" = Option<usize>, Query, description = "the position after this many moves")),
-    responses((status = 200, body = View), (status = 404, body = ErrorBody)))]
+        ("at" = Option<usize>, Query, minimum = 0, description = "the position after this many moves")),
+    responses((status = 200, body = View), (status = 422, body = ErrorBody, description = "the game has fewer moves")))]
 async fn read(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
@@ -434,9 +661,14 @@ async fn read(
 ) -> Result<Json<View>, ApiError> {
     let (_, mut state) = app.load(&id).await?;
     if let Some(at) = q.get("at") {
-        let at: usize = at.parse().map_err(|_| ApiError::bad_request(format!("at: a move number, not {at:?}")))?;
+        // A number of any length is a move number: past the game's moves, whatever its size.
+        let at: usize = match at.parse() {
+            Ok(at) => at,
+            Err(_) if !at.is_empty() && at.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+            Err(_) => return Err(ApiError::bad_request(format!("at: a move number, not {at:?}"))),
+        };
         if at > state.game.moves().len() {
-            return Err(ApiError::bad_request(format!("at: the game has {} moves", state.game.moves().len())));
+            return Err(ApiError::refused(format!("at: the game has {} moves", state.game.moves().len())));
         }
         // The position after `at` moves, without the counting phase's marks.
         state.game = state.game.truncated(at);
@@ -665,9 +897,10 @@ async fn watch(
 struct MoveRequest {
     /// `D4` or `pass`.
     #[serde(rename = "move")]
-    #[schema(value_type = String)]
+    #[schema(value_type = MoveText)]
     mv: Move,
-    /// The move's number: the game's `moves` + 1.
+    /// The move's number: the game's `moves` + 1 (409 otherwise).
+    #[schema(minimum = 1, maximum = 100_000)]
     number: usize,
 }
 
@@ -676,19 +909,32 @@ struct MoveRequest {
 #[serde(deny_unknown_fields)]
 struct ToggleRequest {
     /// A stone of the chain, such as `D4`.
-    #[schema(value_type = String)]
+    #[schema(value_type = Vertex)]
     point: Point,
     /// `true` to mark the chain dead, `false` alive: a request sent twice changes nothing
     /// the second time.
     dead: bool,
 }
 
+/// A vertex such as `D4`: a column letter (A–Z without I, either case) and a row 1–25; a
+/// vertex off the game's board is refused with 422.
+#[derive(ToSchema)]
+#[schema(value_type = String, pattern = "^[A-HJ-Za-hj-z]([1-9]|1[0-9]|2[0-5])$")]
+#[allow(dead_code)]
+struct Vertex(String);
+
+/// A move: a vertex or `pass` (either case).
+#[derive(ToSchema)]
+#[schema(value_type = String, pattern = "^([A-HJ-Za-hj-z]([1-9]|1[0-9]|2[0-5])|[Pp][Aa][Ss][Ss])$")]
+#[allow(dead_code)]
+struct MoveText(String);
+
 /// Free handicap stones.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct HandicapRequest {
     /// The vertices.
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<Vertex>)]
     points: Vec<Point>,
 }
 
@@ -762,7 +1008,7 @@ seat_action!(undo_reject, "/api/games/{id}/undo/reject", Action::UndoReject, "Re
 struct AcceptRequest {
     /// Every stone marked dead, as the view lists them (`[]` for none). Refused with 409 when
     /// the marking changed since.
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<Vertex>)]
     dead: Vec<Point>,
 }
 

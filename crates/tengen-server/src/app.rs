@@ -618,7 +618,7 @@ pub fn think_time(state: &State, color: Color, cap: Duration, now_ms: i64) -> Du
     let clock = clocks[color.index()];
     let moves_left = (state.game.board().empty_count() / 3).max(15) as f64;
     let seconds = match state.config.time {
-        TimeControl::None => return cap,
+        TimeControl::None {} => return cap,
         TimeControl::Absolute { .. } => clock.main_ms as f64 / 1000.0 / moves_left,
         TimeControl::Fischer { increment, .. } => clock.main_ms as f64 / 1000.0 / moves_left + increment * 0.8,
         TimeControl::Byoyomi { period, .. } => {
@@ -666,7 +666,7 @@ mod tests {
     fn the_computer_thinks_within_its_clock() {
         let cap = Duration::from_secs(5);
         let secs = |time: TimeControl, now: i64| think_time(&state(time), Color::Black, cap, now).as_secs_f64();
-        assert_eq!(secs(TimeControl::None, 0), 5.0, "no clock: the server's cap");
+        assert_eq!(secs(TimeControl::None {}, 0), 5.0, "no clock: the server's cap");
         // 10 minutes over the 120 moves likely left on an empty 19×19: 5 s, the cap.
         assert!((secs(TimeControl::Absolute { main: 600.0 }, 0) - 5.0).abs() < 1e-9);
         assert!((secs(TimeControl::Absolute { main: 60.0 }, 0) - 0.5).abs() < 1e-9);

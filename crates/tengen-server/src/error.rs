@@ -122,20 +122,15 @@ impl From<StoreError> for ApiError {
 }
 
 impl From<GameError> for ApiError {
-    /// The one mapping of the game's refusals: a configuration out of range is a bad request,
-    /// a marking changed meanwhile is stale, a log that does not replay is the server's fault,
-    /// anything else the rules or the game's state refuse.
+    /// The one mapping of the game's refusals: a value outside the range the API document
+    /// gives is a bad request (400), a marking changed meanwhile is stale, a log that does not
+    /// replay is the server's fault, anything else — a request the document allows that the
+    /// rules or the game's state refuse, such as a handicap the board cannot take — is 422.
     fn from(e: GameError) -> ApiError {
         match e {
-            GameError::Size(_)
-            | GameError::Komi
-            | GameError::Level(_)
-            | GameError::NoHandicap(_)
-            | GameError::HandicapCount { .. }
-            | GameError::Name { .. }
-            | GameError::Time(_)
-            | GameError::Rules(_)
-            | GameError::Setup(_) => ApiError::bad_request(e.to_string()),
+            GameError::Size(_) | GameError::Komi | GameError::Level(_) | GameError::Time(_) | GameError::Rules(_) => {
+                ApiError::bad_request(e.to_string())
+            }
             GameError::MarkingChanged { .. } => ApiError::stale(e.to_string()),
             GameError::Log { .. } => ApiError::internal(&e),
             _ => ApiError::refused(e.to_string()),

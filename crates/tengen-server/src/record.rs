@@ -213,6 +213,7 @@ pub enum Opponent {
     /// The computer, at a level from 1 to 10.
     Computer {
         /// 1 (a beginner can win) to 10.
+        #[schema(minimum = 1, maximum = 10)]
         level: u8,
     },
     /// Another person, who gets the other seat's link.
@@ -231,43 +232,57 @@ pub enum Placement {
 }
 
 /// A time control. Seconds throughout.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TimeControl {
-    /// No clock.
-    #[default]
-    None,
+    /// No clock. (A variant with fields, empty, so that serde refuses unknown fields in it too.)
+    None {},
     /// Main time only: when it runs out, the game is lost.
     Absolute {
-        /// Main time.
+        /// Main time, more than 0, at most 30 days.
+        #[schema(exclusive_minimum = 0, maximum = 2_592_000)]
         main: f64,
     },
     /// Main time, then `periods` periods of `period` seconds (读秒): a move within a period
     /// keeps it; a period used up is lost.
     Byoyomi {
-        /// Main time.
+        /// Main time, at most 30 days.
+        #[schema(minimum = 0, maximum = 2_592_000)]
         main: f64,
-        /// Length of a period.
+        /// Length of a period: 1 second to 30 days.
+        #[schema(minimum = 1, maximum = 2_592_000)]
         period: f64,
-        /// Number of periods.
+        /// Number of periods, 1 to 100.
+        #[schema(minimum = 1, maximum = 100)]
         periods: u32,
     },
     /// Main time, then `stones` moves in every `period` seconds.
     Canadian {
-        /// Main time.
+        /// Main time, at most 30 days.
+        #[schema(minimum = 0, maximum = 2_592_000)]
         main: f64,
-        /// Length of a period.
+        /// Length of a period: 1 second to 30 days.
+        #[schema(minimum = 1, maximum = 2_592_000)]
         period: f64,
-        /// Moves to play in each period.
+        /// Moves to play in each period, 1 to 1000.
+        #[schema(minimum = 1, maximum = 1000)]
         stones: u32,
     },
     /// Main time, and `increment` seconds added after each move.
     Fischer {
-        /// Main time.
+        /// Main time, more than 0, at most 30 days.
+        #[schema(exclusive_minimum = 0, maximum = 2_592_000)]
         main: f64,
-        /// Added after each move.
+        /// Added after each move, at most 30 days.
+        #[schema(minimum = 0, maximum = 2_592_000)]
         increment: f64,
     },
+}
+
+impl Default for TimeControl {
+    fn default() -> TimeControl {
+        TimeControl::None {}
+    }
 }
 
 impl TimeControl {
@@ -275,7 +290,7 @@ impl TimeControl {
         let ok = |x: f64| x.is_finite() && (0.0..=86_400.0 * 30.0).contains(&x);
         let refuse = |why| Err(GameError::Time(why));
         let main = match *self {
-            TimeControl::None => return Ok(()),
+            TimeControl::None {} => return Ok(()),
             TimeControl::Absolute { main } | TimeControl::Fischer { main, .. } if !(ok(main) && main > 0.0) => {
                 return refuse("main time must be more than 0 and at most 30 days (in seconds)");
             }
@@ -490,7 +505,7 @@ impl Clock {
     fn start(time: &TimeControl) -> Clock {
         let ms = |s: f64| (s * 1000.0).round() as i64;
         match *time {
-            TimeControl::None => Clock::default(),
+            TimeControl::None {} => Clock::default(),
             TimeControl::Absolute { main } | TimeControl::Fischer { main, .. } => {
                 Clock { main_ms: ms(main), ..Clock::default() }
             }
@@ -506,7 +521,7 @@ impl Clock {
     /// The time this clock can still run before its flag falls, in milliseconds.
     pub fn remaining_ms(&self, time: &TimeControl) -> Option<i64> {
         match time {
-            TimeControl::None => None,
+            TimeControl::None {} => None,
             TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => Some(self.main_ms),
             TimeControl::Byoyomi { period, .. } => {
                 let later = i64::from(self.periods.saturating_sub(1)) * (period * 1000.0).round() as i64;
@@ -538,7 +553,7 @@ impl Clock {
     fn run(&mut self, time: &TimeControl, elapsed: i64) -> bool {
         let ms = |s: f64| (s * 1000.0).round() as i64;
         match *time {
-            TimeControl::None => true,
+            TimeControl::None {} => true,
             TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => {
                 self.main_ms -= elapsed;
                 self.main_ms >= 0
@@ -670,7 +685,7 @@ impl State {
 
     /// Whose clock runs: the side to move while playing (or Black while placing stones).
     pub fn clock_runs(&self) -> Option<Color> {
-        if self.config.time == TimeControl::None || self.config.imported {
+        if matches!(self.config.time, TimeControl::None {}) || self.config.imported {
             return None;
         }
         match self.game.phase() {
@@ -923,7 +938,7 @@ mod tests {
 
     #[test]
     fn moves_turns_and_refusals_leave_the_state_alone() {
-        let mut s = State::new(config(Opponent::Friend, TimeControl::None), 0).unwrap();
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None {}), 0).unwrap();
         s.apply(&ev(mv("E5"), Some(Color::Black), 1)).unwrap();
         let before = s.game.moves().len();
         for (action, color) in [
@@ -940,7 +955,7 @@ mod tests {
 
     #[test]
     fn undo_between_friends_is_a_request() {
-        let mut s = State::new(config(Opponent::Friend, TimeControl::None), 0).unwrap();
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None {}), 0).unwrap();
         for (m, c) in [("E5", Color::Black), ("C3", Color::White), ("G7", Color::Black)] {
             s.apply(&ev(mv(m), Some(c), 1)).unwrap();
         }
@@ -959,7 +974,7 @@ mod tests {
 
     #[test]
     fn undo_against_the_computer_takes_back_both_moves() {
-        let mut s = State::new(config(Opponent::Computer { level: 1 }, TimeControl::None), 0).unwrap();
+        let mut s = State::new(config(Opponent::Computer { level: 1 }, TimeControl::None {}), 0).unwrap();
         s.apply(&ev(mv("E5"), Some(Color::Black), 1)).unwrap();
         s.apply(&ev(mv("C3"), Some(Color::White), 2)).unwrap();
         s.apply(&ev(Action::UndoRequest, Some(Color::Black), 3)).unwrap();
@@ -969,7 +984,7 @@ mod tests {
 
     #[test]
     fn counting_toggles_and_agreement() {
-        let mut s = State::new(config(Opponent::Friend, TimeControl::None), 0).unwrap();
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None {}), 0).unwrap();
         for (m, c) in [("E5", Color::Black), ("A1", Color::White), ("pass", Color::Black), ("pass", Color::White)] {
             s.apply(&ev(mv(m), Some(c), 1)).unwrap();
         }
@@ -1057,7 +1072,7 @@ mod tests {
 
     #[test]
     fn free_handicap_then_play() {
-        let mut cfg = config(Opponent::Friend, TimeControl::None);
+        let mut cfg = config(Opponent::Friend, TimeControl::None {});
         cfg.handicap = 2;
         cfg.placement = Placement::Free;
         cfg.komi_half_points = 0;
@@ -1071,7 +1086,7 @@ mod tests {
 
     #[test]
     fn bad_configurations() {
-        let good = config(Opponent::Friend, TimeControl::None);
+        let good = config(Opponent::Friend, TimeControl::None {});
         for (change, says) in [
             (Config { size: 1, ..good.clone() }, "board size"),
             (Config { handicap: 1, ..good.clone() }, "handicap"),
@@ -1107,7 +1122,7 @@ mod tests {
 
     #[test]
     fn a_game_stops_at_the_move_limit_but_can_still_end() {
-        let mut s = State::new(Config { size: 19, ..config(Opponent::Friend, TimeControl::None) }, 0).unwrap();
+        let mut s = State::new(Config { size: 19, ..config(Opponent::Friend, TimeControl::None {}) }, 0).unwrap();
         // Stones, then passes alternating with resumptions, up to one move short of the cap.
         let mut color = Color::Black;
         for m in ["D4", "Q16"] {

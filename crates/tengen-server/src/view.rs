@@ -247,7 +247,7 @@ impl View {
             result: outcome.map(|o| o.result_points()),
             result_zh: outcome.map(|o| o.result_zh()),
             time: config.time,
-            clocks: (config.time != TimeControl::None)
+            clocks: (config.time != TimeControl::None {})
                 .then(|| Clocks { black: clock_view(Color::Black), white: clock_view(Color::White) }),
             clock_running: state.clock_runs(),
             nigiri: config.nigiri.map(|(guess_odd, handful)| NigiriView { guess_odd, handful }),

@@ -212,24 +212,37 @@ async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
     let even = nigiri["handful"].as_u64().unwrap() % 2 == 0;
     assert_eq!(nigiri["guess_odd"], false);
     assert_eq!(created["color"], if even { "black" } else { "white" });
-    for (body, says) in [
-        (json!({"size": 30}), "board size"),
-        (json!({"handicap": 1}), "handicap"),
-        (json!({"handicap": 2, "rang_xian": true}), "让先"),
-        (json!({"rules": "japanese"}), "chinese-simple-ko and tromp-taylor, not \"japanese\""),
-        (json!({"rules": "ing"}), "not \"ing\""),
-        (json!({"time": {"kind": "absolute", "main": 60, "extra": 1}}), "unknown field `extra`"),
-        (json!({"opponent": {"computer": {"level": 3, "x": 1}}}), "unknown field `x`"),
-        (json!({"size": 2, "handicap": 9, "placement": "free"}), "takes no handicap stones"),
-        (json!({"black_name": "a\u{202e}b"}), "black_name: a name is of printable characters only"),
-        (json!({"white_name": "\u{200b}".repeat(40)}), "white_name: a name is of printable"),
-        (json!({"color": "red"}), "color"),
-        (json!({"opponent": {"computer": {"level": 0}}}), "level"),
-        (json!({"time": {"kind": "byoyomi", "main": 0, "period": 0, "periods": 1}}), "time control: a byo-yomi period"),
-        (json!({"sizee": 9}), "unknown field"),
+    // 400: outside the API document; 422: inside it, refused by the rules.
+    let (bad, refused) = (StatusCode::BAD_REQUEST, StatusCode::UNPROCESSABLE_ENTITY);
+    for (body, status, says) in [
+        (json!({"size": 30}), bad, "board size"),
+        (json!({"handicap": 1}), refused, "handicap"),
+        (json!({"handicap": 2, "rang_xian": true}), refused, "让先"),
+        (
+            json!({"rules": "japanese"}),
+            bad,
+            "unknown variant `japanese`, expected one of `chinese`, `chinese-simple-ko`, `tromp-taylor`",
+        ),
+        (json!({"rules": "ing"}), bad, "unknown variant `ing`"),
+        (json!({"time": {"kind": "absolute", "main": 60, "extra": 1}}), bad, "unknown field `extra`"),
+        (json!({"opponent": {"computer": {"level": 3, "x": 1}}}), bad, "unknown field `x`"),
+        (json!({"size": 2, "handicap": 9, "placement": "free"}), refused, "takes no handicap stones"),
+        (json!({"black_name": "a\u{202e}b"}), refused, "black_name: a name is of printable characters only"),
+        (json!({"white_name": "\u{200b}".repeat(40)}), refused, "white_name: a name is of printable"),
+        (json!({"black_name": "  "}), refused, "black_name: a name cannot be empty"),
+        (json!({"color": "red"}), bad, "color"),
+        (json!({"color": "Black"}), bad, "unknown variant `Black`"),
+        (json!({"komi": 7.25}), bad, "invalid komi 7.25"),
+        (json!({"opponent": {"computer": {"level": 0}}}), bad, "level"),
+        (
+            json!({"time": {"kind": "byoyomi", "main": 0, "period": 0, "periods": 1}}),
+            bad,
+            "time control: a byo-yomi period",
+        ),
+        (json!({"sizee": 9}), bad, "unknown field"),
     ] {
         let (s, v) = create(&app, body.clone()).await;
-        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(s, status, "{body}: {v}");
         let detail = v["detail"].as_str().unwrap();
         assert!(detail.contains(says), "{body}: {v}");
         assert!(!detail.contains("Some(") && !detail.contains(" { "), "a sentence, not debug output: {detail}");
@@ -294,7 +307,7 @@ async fn games_survive_a_restart_and_records_travel_as_sgf(db: &str) {
     assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
     let request = Request::post("/api/games/import").body(Body::from("(;GM[3])")).unwrap();
     let response = tengen_server::app(app.clone()).oneshot(request).await.unwrap();
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     // A record whose fourth move retakes a ko after two passes (a repetition under the Chinese
     // rules, whatever its RU says) is refused with the move named, not imported shorter.
     let ko = "(;GM[1]FF[4]SZ[5]KM[0.5]RU[GOE]AB[bc][ad][be]AW[cc][bd][dd][ce];B[cd];W[];B[];W[bd])";

@@ -79,8 +79,8 @@ async fn imports_follow_the_one_rule_for_names_and_sizes() {
             "(PB): a name is of printable",
         ),
         ("(;GM[1]SZ[9]PW[\u{202e}x];B[ee])", StatusCode::UNPROCESSABLE_ENTITY, "(PW): a name is of printable"),
-        ("(;GM[1]SZ[1000];B[aa])", StatusCode::BAD_REQUEST, "SZ[1000] is not supported"),
-        ("(;GM[1]SZ[-1];B[aa])", StatusCode::BAD_REQUEST, "SZ[-1] is not supported"),
+        ("(;GM[1]SZ[1000];B[aa])", StatusCode::UNPROCESSABLE_ENTITY, "SZ[1000] is not supported"),
+        ("(;GM[1]SZ[-1];B[aa])", StatusCode::UNPROCESSABLE_ENTITY, "SZ[-1] is not supported"),
         ("(;GM[1]SZ[9])", StatusCode::UNPROCESSABLE_ENTITY, "nothing to import"),
     ] {
         let (s, v) = import(&app, sgf).await;
@@ -289,4 +289,68 @@ async fn websockets_from_another_sites_page_are_refused() {
     let (s, _, body) = send(&app, "GET", &uri, &with("https://go.example.org"), Body::empty()).await;
     assert_ne!(s, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(app.table_sizes()[1], 0, "no channel is left from refused or failed upgrades");
+}
+
+#[tokio::test]
+async fn bodies_read_as_the_api_document_says() {
+    let app = server(common::roomy()).await;
+    let create = |body: &'static str| {
+        let app = app.clone();
+        async move {
+            let (s, _, text) = send(&app, "POST", "/api/games", &[("content-type", "application/json")], body).await;
+            (s, text)
+        }
+    };
+    // No body, or `null`: a game with the defaults. A whole number written `9.0` is an integer.
+    for body in ["", "null", r#"{"size": 9.0, "opponent": "friend", "komi": 7.0}"#] {
+        assert_eq!(create(body).await.0, StatusCode::CREATED, "{body}");
+    }
+    // Not an object, or an unknown field at any depth (the empty time control's too): 400.
+    for body in
+        ["[null, null]", "[9]", "19", r#""friend""#, r#"{"time": {"kind": "none", "x": 1}}"#, r#"{"size": 9.5}"#]
+    {
+        let (s, text) = create(body).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {text}");
+    }
+    let (s, _, text) = send(&app, "POST", "/api/games", &[], r#"{"opponent": "friend", "size": 9}"#).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = serde_json::from_str::<Value>(&text).unwrap()["id"].as_str().unwrap().to_owned();
+    // A move number past the game, however long: 422; not a number: 400.
+    let (s, _, _) = send(&app, "GET", &format!("/api/games/{id}?at=802903460953077542027264"), &[], "").await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, _, _) = send(&app, "GET", &format!("/api/games/{id}?at=-1"), &[], "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn the_api_document_declares_its_seats_answers_and_links() {
+    let app = server(common::roomy()).await;
+    let (s, _, text) = send(&app, "GET", "/api/openapi.json", &[], "").await;
+    assert_eq!(s, StatusCode::OK);
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["components"]["securitySchemes"]["seat"]["scheme"], "bearer");
+    let paths = doc["paths"].as_object().unwrap();
+    for (path, item) in paths {
+        for (method, op) in item.as_object().unwrap() {
+            let answers = op["responses"].as_object().unwrap();
+            for status in ["400", "429", "503"] {
+                assert!(answers.contains_key(status), "{method} {path} documents {status}");
+            }
+            if path.contains("{id}") {
+                assert!(answers.contains_key("404"), "{method} {path} documents 404");
+            }
+            if op.get("requestBody").is_some() {
+                assert!(answers.contains_key("413"), "{method} {path} documents 413");
+            }
+            if op.get("security").is_some() {
+                assert!(answers.contains_key("401") && answers.contains_key("403"), "{method} {path}");
+            }
+        }
+    }
+    let links = &doc["paths"]["/api/games"]["post"]["responses"]["201"]["links"];
+    assert_eq!(links["play"]["operationId"], "play");
+    assert_eq!(links["play"]["parameters"]["id"], "$response.body#/id");
+    // The request types take no unknown field, in their variants too.
+    let opponent = serde_json::to_string(&doc["components"]["schemas"]["Opponent"]).unwrap();
+    assert!(opponent.contains(r#""additionalProperties":false"#), "{opponent}");
 }

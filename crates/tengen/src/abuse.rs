@@ -253,7 +253,7 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                 ] {
                     let (status, _) =
                         send(&hostile, "POST", &format!("{base}/api/games"), None, json_body(&body)).await?;
-                    c.refused(phase, status, |s| s == 400 || s == 429);
+                    c.refused(phase, status, |s| s == 400 || s == 422 || s == 429);
                 }
                 for sgf in ["(;GM[1]SZ[1000];B[aa])", "(;GM[1]SZ[9]PB[a\u{0}b\u{1b}[31mRED\u{7}];B[ee])", "(;GM[1])"] {
                     let (status, _) =

@@ -10,6 +10,7 @@ mod gtp;
 mod judge;
 mod learn;
 mod load;
+mod malloc;
 mod network;
 mod play;
 mod records;

@@ -106,6 +106,9 @@ fn seconds(flag: &str, value: f64, max: f64) -> Result<Duration> {
 
 /// Serves until Ctrl-C.
 pub fn run(args: &ServeArgs) -> Result<()> {
+    if !crate::malloc::return_large_buffers() {
+        eprintln!("tengen serve: the allocator refused a fixed mmap threshold; large buffers may stay in the heap");
+    }
     let max_think = seconds("max-think", args.max_think, 600.0)?;
     let settings = tengen_server::Settings {
         searches: args.searches.map_or_else(
