@@ -1439,7 +1439,8 @@ impl Engine for Mcts {
         // the count wins with the player's dead stones off and none of the opponent's stands
         // (`dead::passes_back`). Counting its dead stones alive passed won games away (3 of 11
         // lost in a match).
-        if opponent_passed && crate::dead::passes_back(game, color, &dead) {
+        let open = in_play && crate::dead::undecided(board, &dead);
+        if opponent_passed && !open && crate::dead::passes_back(game, color, &dead) {
             return Decision::Play(Move::Pass);
         }
         let own_dead = crate::dead::stones_of(board, color, &dead);
@@ -1484,6 +1485,14 @@ impl Engine for Mcts {
                 result.best = mv;
                 result.win_rate = rate;
             }
+        }
+        // Never a pass while the game is open (`dead::undecided`): the most visited stone move.
+        if open
+            && result.best == Move::Pass
+            && let Some(&(mv, _, rate)) = result.moves.iter().find(|m| m.0 != Move::Pass && m.1 > 0)
+        {
+            result.best = mv;
+            result.win_rate = rate;
         }
         let lost = &mut self.lost_searches[color.index()];
         if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {
@@ -1797,11 +1806,24 @@ mod tests {
             }
             game
         };
-        // A stone each and komi 7.5: the count as it stands wins for White, who passes back,
-        // even at the weakest level (whose other moves are drawn at random).
+        // A stone each and komi 7.5: the count as it stands wins for White, but the game is
+        // open (no border closed): no level passes back.
         let game = play(&["E5", "D4", "pass"]);
+        for level in [1, 5] {
+            let mut engine = Mcts::new(SearchParams::level(level));
+            assert_ne!(engine.decide(&game, Color::White, None), Decision::Play(Move::Pass), "level {level}");
+        }
+        let game = play(&["E5", "D4", "C3", "F6", "pass"]);
+        let mut engine = Mcts::new(SearchParams::level(5));
+        assert_ne!(engine.decide(&game, Color::White, None), Decision::Play(Move::Pass));
+        // Closed borders: Black walls off columns A–E, White F–J (45 points to 36 and komi
+        // 7.5): Black passes back after White's pass, even at the weakest level.
+        let split = ". . . . X O . . .\n".repeat(9);
+        let setup = Setup::from_ascii(&split).unwrap();
+        let mut game = Game::try_from(Setup { to_move: Color::White, ..setup }).unwrap();
+        game.play(Move::Pass).unwrap();
         let mut weak = Mcts::new(SearchParams::level(1));
-        assert_eq!(weak.decide(&game, Color::White, None), Decision::Play(Move::Pass));
+        assert_eq!(weak.decide(&game, Color::Black, None), Decision::Play(Move::Pass));
         // Black's five stones own the empty board: Black passes back after White's pass…
         let game = play(&["E5", "pass", "C3", "pass", "G7", "pass", "C7", "pass", "G3", "pass"]);
         assert_eq!(weak.decide(&game, Color::Black, None), Decision::Play(Move::Pass));

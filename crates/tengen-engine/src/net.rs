@@ -668,10 +668,11 @@ impl Engine for NetSearch {
         // The opponent passed: pass too when the count, with the stones the network judges
         // dead taken off, wins and none of the opponent's dead stones is left to take.
         // Judged once: the same list decides a pass the search prefers below.
+        // Never while the game is open (`dead::undecided`).
         let mut dead = None;
         if opponent_passed {
             let judged = self.dead_stones_with(&game, 2);
-            if crate::dead::passes_back(&game, color, &judged) {
+            if !crate::dead::undecided(game.board(), &judged) && crate::dead::passes_back(&game, color, &judged) {
                 return Decision::Play(Move::Pass);
             }
             dead = Some(judged);
@@ -693,7 +694,8 @@ impl Engine for NetSearch {
         // counting taking them costs nothing, and leaving them asks the counting to agree.
         if best.mv == Move::Pass {
             let dead = dead.unwrap_or_else(|| self.dead_stones_with(&game, 2));
-            if crate::dead::opponent_dead_stands(game.board(), color, &dead)
+            let open = crate::dead::undecided(game.board(), &dead);
+            if (open || crate::dead::opponent_dead_stands(game.board(), color, &dead))
                 && let Some(other) = analysis.moves.iter().find(|m| m.mv != Move::Pass)
             {
                 return Decision::Play(other.mv);

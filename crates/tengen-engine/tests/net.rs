@@ -170,6 +170,19 @@ fn passes_after_a_pass_when_the_count_wins_and_nothing_is_left_to_take() {
 }
 
 #[test]
+fn never_passes_while_the_game_is_open() {
+    // Two stones each on an open board, and Black passes: the count as it stands wins for
+    // White (komi), but no border is closed, so White plays on (issue: weak levels passed
+    // back at move 6).
+    let mut game = Game::new(9, Rules::chinese()).unwrap();
+    for m in ["E5", "D4", "C3", "F6", "pass"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let mut net = search(30);
+    assert_ne!(net.decide(&game, Color::White, None), Decision::Play(Move::Pass));
+}
+
+#[test]
 fn takes_off_dead_stones_before_passing() {
     // Two white stones inside Black's area: dead. White passed; Black, winning either way,
     // still removes them rather than pass.
