@@ -76,6 +76,11 @@ async function api(method, path, body, raw) {
   return json;
 }
 
+// A refusal of a form, written under the form that was used (empty clears it).
+function formError(selector, text) {
+  $(selector).textContent = text || '';
+}
+
 function say(text, isError) {
   const m = $('#message');
   m.textContent = text ? (isError ? t('refused') + text : text) : '';
@@ -124,6 +129,7 @@ $('#new-form').addEventListener('submit', async (event) => {
     canadian: { kind: 'canadian', main, period, stones: periods },
     fischer: { kind: 'fischer', main, increment: Number(f.get('increment')) },
   }[f.get('time')];
+  formError('#new-error', '');
   try {
     const created = await api('POST', '/api/games', body);
     remember(created.id, { token: created.token, color: created.color });
@@ -136,7 +142,7 @@ $('#new-form').addEventListener('submit', async (event) => {
     history.pushState(null, '', `/games/${created.id}#seat=${created.token}&as=${created.color}`);
     route();
   } catch (e) {
-    say(e.message, true);
+    formError('#new-error', e.message);
     show('new');
   }
 });
@@ -176,11 +182,15 @@ async function loadRecent() {
 $('#upload').addEventListener('change', async (event) => {
   const file = event.target.files[0];
   if (!file) return;
+  formError('#upload-error', '');
   try {
     const game = await api('POST', '/api/games/import', await file.arrayBuffer(), true);
     go(`/games/${game.id}`);
   } catch (e) {
-    say(e.message, true);
+    formError('#upload-error', `${file.name}: ${e.message}`);
+  } finally {
+    // The same file chosen again is read again.
+    event.target.value = '';
   }
 });
 

@@ -142,6 +142,40 @@ async function gameBetweenFriends(browser) {
   await two.context().close();
 }
 
+// A refused upload or new game says why where the player acted, in both languages.
+async function refusalsShowWhereThePlayerActed(browser) {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(base + '/games');
+  const upload = (name, text) =>
+    page.locator('#upload input[type=file]').setInputFiles({ name, mimeType: 'application/x-go-sgf', buffer: Buffer.from(text) });
+  await upload('broken.sgf', 'not a game at all');
+  await page.waitForFunction(() => document.querySelector('#upload-error').textContent.length > 0);
+  const said = await page.locator('#upload-error').textContent();
+  check(await page.locator('#upload-error').isVisible() && /^broken\.sgf: /.test(said), `the upload's refusal is shown: ${said}`);
+  await page.screenshot({ path: path.join(shots, '7-upload-refused.png') });
+  // The same file again is read again (and refused again); a good one opens for review.
+  await page.evaluate(() => { document.querySelector('#upload-error').textContent = ''; });
+  await upload('broken.sgf', 'not a game at all');
+  await page.waitForFunction(() => document.querySelector('#upload-error').textContent.length > 0);
+  await upload('good.sgf', '(;GM[1]FF[4]SZ[9];B[ee];W[cc])');
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  // Handicap stones and 让先 at once: the refusal stands under the form, in Chinese too.
+  for (const lang of ['en', 'zh']) {
+    await page.goto(base + '/');
+    if (lang === 'zh') await page.locator('#lang').click();
+    await page.locator('input[name=size][value="9"]').check();
+    await page.locator('select[name=handicap]').selectOption('2');
+    await page.locator('input[name=rang_xian]').check();
+    await page.locator('#create').click();
+    await page.waitForFunction(() => document.querySelector('#new-error').textContent.length > 0);
+    const text = await page.locator('#new-error').textContent();
+    check(await page.locator('#new-error').isVisible() && /让先/.test(text), `the new game's refusal is shown (${lang}): ${text}`);
+    check(page.url() === base + '/', 'the form stays');
+  }
+  await page.screenshot({ path: path.join(shots, '8-new-game-refused.png') });
+  await page.context().close();
+}
+
 (async () => {
   fs.mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({
@@ -151,6 +185,7 @@ async function gameBetweenFriends(browser) {
   try {
     await gameAgainstTheComputer(browser);
     await gameBetweenFriends(browser);
+    await refusalsShowWhereThePlayerActed(browser);
   } catch (e) {
     // What the page showed when it failed: a screenshot and its text.
     for (const [i, page] of pages.entries()) {
