@@ -624,6 +624,9 @@ pub struct State {
     pub events: usize,
     /// When the game was created.
     pub created_ms: i64,
+    /// Whether a stone has been played or placed: a friend game's clocks wait for it (the
+    /// friend may not have opened the link yet).
+    pub started: bool,
 }
 
 impl State {
@@ -647,6 +650,7 @@ impl State {
             clock_since: at_ms,
             events: 0,
             created_ms: at_ms,
+            started: false,
         })
     }
 
@@ -664,6 +668,7 @@ impl State {
             clock_since: at_ms,
             events: 0,
             created_ms: at_ms,
+            started: true,
         }
     }
 
@@ -683,9 +688,14 @@ impl State {
         Ok(state)
     }
 
-    /// Whose clock runs: the side to move while playing (or Black while placing stones).
+    /// Whose clock runs: the side to move while playing (or Black while placing stones) —
+    /// between friends only from the first stone played or placed, as both may not be there
+    /// when the game is created.
     pub fn clock_runs(&self) -> Option<Color> {
         if matches!(self.config.time, TimeControl::None {}) || self.config.imported {
+            return None;
+        }
+        if self.config.computer.is_none() && !self.started {
             return None;
         }
         match self.game.phase() {
@@ -767,6 +777,7 @@ impl State {
                 }
                 self.game.set_handicap(points)?;
                 self.placing = false;
+                self.started = true;
             }
             (Action::Move { mv }, Some(c)) => {
                 if self.placing {
@@ -785,6 +796,7 @@ impl State {
                 }
                 self.game.play_as(c, *mv)?;
                 self.clocks[c.index()].moved(&self.config.time);
+                self.started = true;
             }
             (Action::Resign, Some(c)) => {
                 if matches!(self.game.phase(), Phase::Ended(_)) {
@@ -1015,9 +1027,27 @@ mod tests {
     }
 
     #[test]
+    fn a_friend_games_clocks_wait_for_the_first_stone() {
+        let time = TimeControl::Absolute { main: 60.0 };
+        let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+        // An hour before the friend comes: no clock runs, no flag falls, no deadline.
+        assert_eq!(s.clock_runs(), None);
+        assert_eq!((s.clocks_at(3_600_000).1, s.deadline_ms()), (None, None));
+        // Black's first move is free; White's clock runs from it.
+        s.apply(&ev(mv("E5"), Some(Color::Black), 3_600_000)).unwrap();
+        assert_eq!(s.clocks[0].main_ms, 60_000);
+        assert_eq!(s.clock_runs(), Some(Color::White));
+        assert_eq!(s.clocks_at(3_610_000).0[1].main_ms, 50_000);
+        // Against the computer the player is there from the start: Black's clock runs at once.
+        let s = State::new(config(Opponent::Computer { level: 1 }, time), 0).unwrap();
+        assert_eq!(s.clock_runs(), Some(Color::Black));
+        assert_eq!(s.clocks_at(10_000).0[0].main_ms, 50_000);
+    }
+
+    #[test]
     fn byoyomi_clock_from_the_log() {
         let time = TimeControl::Byoyomi { main: 10.0, period: 5.0, periods: 2 };
-        let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+        let mut s = State::new(config(Opponent::Computer { level: 1 }, time), 0).unwrap();
         // Black thinks 12 s: main time gone, 2 s into the first period; the period resets.
         s.apply(&ev(mv("E5"), Some(Color::Black), 12_000)).unwrap();
         let black = s.clocks[0];
@@ -1047,7 +1077,7 @@ mod tests {
         s.apply(&ev(mv("C3"), Some(Color::White), 3_617_000)).unwrap();
         assert_eq!(s.clocks[1].main_ms, 53_000);
         // A flag that fell before the downtime stays fallen: no restart then, a timeout.
-        let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+        let mut s = State::new(config(Opponent::Computer { level: 1 }, time), 0).unwrap();
         assert!(s.apply(&ev(Action::Restart { down_since_ms: 61_000 }, None, 100_000)).is_err());
         s.apply(&ev(Action::Timeout, Some(Color::Black), 100_000)).unwrap();
     }

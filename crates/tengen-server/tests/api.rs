@@ -339,8 +339,11 @@ async fn clocks_run_out(db: &str) {
     )
     .await;
     let (id, black) = (c["id"].as_str().unwrap(), c["token"].as_str().unwrap());
-    assert_eq!(c["game"]["clock_running"], "black");
+    // Between friends the clocks wait for the first stone (the friend may not be there yet).
+    assert_eq!(c["game"]["clock_running"], Value::Null);
     assert_eq!(c["game"]["clocks"]["black"]["last_period"], true);
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    app.check_clocks().await;
     assert_eq!(play(&app, id, black, "E5", 1).await.0, StatusCode::OK);
     tokio::time::sleep(Duration::from_millis(1_100)).await;
     app.check_clocks().await;
@@ -459,21 +462,24 @@ async fn two_servers_share_one_postgres_database() {
 }
 
 async fn downtime_is_not_charged(db: &str) {
-    let (id, black) = {
+    let (id, white) = {
         let app = state(db).await;
         app.resume_all().await.unwrap();
         let body = json!({"size": 9, "opponent": "friend", "color": "black", "time": {"kind": "absolute", "main": 5}});
         let (_, c) = create(&app, body).await;
+        let (id, black) = (c["id"].as_str().unwrap().to_owned(), c["token"].as_str().unwrap().to_owned());
+        // Black's first stone starts the clocks: White's runs.
+        assert_eq!(play(&app, &id, &black, "E5", 1).await.0, StatusCode::OK);
         app.heartbeat().await.unwrap();
-        (c["id"].as_str().unwrap().to_owned(), c["token"].as_str().unwrap().to_owned())
+        (id, c["friend_token"].as_str().unwrap().to_owned())
     };
     // Nobody keeps the clocks for 3.5 s: longer than a server may stay silent.
     tokio::time::sleep(Duration::from_millis(3_500)).await;
     let app = state(db).await;
     app.resume_all().await.unwrap();
     let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
-    let left = v["clocks"]["black"]["remaining_ms"].as_i64().unwrap();
+    let left = v["clocks"]["white"]["remaining_ms"].as_i64().unwrap();
     assert!(left > 4_000, "the downtime was charged: {left} ms left of 5,000");
-    assert_eq!(v["events"], 1, "one restart event: {v}");
-    assert_eq!(play(&app, &id, &black, "E5", 1).await.0, StatusCode::OK);
+    assert_eq!(v["events"], 2, "the move and one restart event: {v}");
+    assert_eq!(play(&app, &id, &white, "C3", 2).await.0, StatusCode::OK);
 }
