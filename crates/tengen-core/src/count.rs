@@ -205,6 +205,13 @@ fn without_dead(board: &Board, dead: &[Point]) -> (Board, [u32; 2]) {
     (b, removed)
 }
 
+/// The empty regions of `board` with the chains through `dead` removed: each with its points
+/// and which colours (Black, White) border it.
+#[must_use]
+pub fn empty_regions_without(board: &Board, dead: &[Point]) -> Vec<(Vec<Point>, [bool; 2])> {
+    empty_regions(&without_dead(board, dead).0)
+}
+
 /// The empty regions of a board: each with its points and which colours border it.
 fn empty_regions(board: &Board) -> Vec<(Vec<Point>, [bool; 2])> {
     let mut seen = PointSet::new();

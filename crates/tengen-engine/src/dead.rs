@@ -21,38 +21,9 @@ const DAME_AT_MOST: usize = 4;
 /// costs nothing. (A seki with five shared liberties or more would read as open; none was
 /// met in the project's records.)
 pub(crate) fn undecided(board: &Board, dead: &[Point]) -> bool {
-    let mut b = board.clone();
-    for &p in dead {
-        if b.get(p).is_some() {
-            b.remove_chain_at(p);
-        }
-    }
-    let mut seen = vec![false; Point::TABLE_SIZE];
-    for start in b.empty_points() {
-        if seen[start.index()] {
-            continue;
-        }
-        seen[start.index()] = true;
-        let (mut region, mut borders, mut i) = (vec![start], [false; 2], 0);
-        while i < region.len() {
-            let p = region[i];
-            i += 1;
-            for n in b.neighbours(p) {
-                match b.get(n) {
-                    Some(c) => borders[c.index()] = true,
-                    None if !seen[n.index()] => {
-                        seen[n.index()] = true;
-                        region.push(n);
-                    }
-                    None => {}
-                }
-            }
-        }
-        if borders == [false; 2] || (borders == [true; 2] && region.len() > DAME_AT_MOST) {
-            return true;
-        }
-    }
-    false
+    tengen_core::count::empty_regions_without(board, dead)
+        .iter()
+        .any(|(points, borders)| *borders == [false; 2] || (*borders == [true; 2] && points.len() > DAME_AT_MOST))
 }
 
 /// The points of `dead` that hold a stone of `color` on `board` (a searcher's own dead stones,

@@ -1439,8 +1439,8 @@ impl Engine for Mcts {
         // the count wins with the player's dead stones off and none of the opponent's stands
         // (`dead::passes_back`). Counting its dead stones alive passed won games away (3 of 11
         // lost in a match).
-        let open = in_play && crate::dead::undecided(board, &dead);
-        if opponent_passed && !open && crate::dead::passes_back(game, color, &dead) {
+        let open = || in_play && crate::dead::undecided(board, &dead);
+        if opponent_passed && !open() && crate::dead::passes_back(game, color, &dead) {
             return Decision::Play(Move::Pass);
         }
         let own_dead = crate::dead::stones_of(board, color, &dead);
@@ -1470,9 +1470,12 @@ impl Engine for Mcts {
         // first whenever a move next to one wins about as often as the search's choice: with
         // every move winning, the search (no exploration term) spends its visits on whichever
         // won first, often a move inside its own area.
+        // Never a pass while the game is open (`dead::undecided`) either: the most visited
+        // stone move.
         let mut result = result;
         let passing = result.best == Move::Pass;
-        if in_play && (passing || opponent_passed) && crate::dead::opponent_dead_stands(board, color, &dead) {
+        let dead_stands = in_play && crate::dead::opponent_dead_stands(board, color, &dead);
+        if ((passing || opponent_passed) && dead_stands) || (passing && open()) {
             let touches = |mv: Move| matches!(mv, Move::Play(p) if board.neighbours(p).any(|n| dead.contains(&n) && board.get(n) == Some(!color)));
             let visited = || result.moves.iter().filter(|m| m.0 != Move::Pass && m.1 > 0);
             let taking = visited().find(|m| touches(m.0)).copied();
@@ -1485,14 +1488,6 @@ impl Engine for Mcts {
                 result.best = mv;
                 result.win_rate = rate;
             }
-        }
-        // Never a pass while the game is open (`dead::undecided`): the most visited stone move.
-        if open
-            && result.best == Move::Pass
-            && let Some(&(mv, _, rate)) = result.moves.iter().find(|m| m.0 != Move::Pass && m.1 > 0)
-        {
-            result.best = mv;
-            result.win_rate = rate;
         }
         let lost = &mut self.lost_searches[color.index()];
         if result.playouts >= self.params.resign_after && result.win_rate < self.params.resign_below {

@@ -149,17 +149,6 @@ impl utoipa::Modify for Common {
                     .build(),
             ),
         );
-        // The request types refuse unknown fields everywhere, in their enums' variants too.
-        for name in ["Opponent", "TimeControl"] {
-            if let Some(schema) = components.schemas.get_mut(name)
-                && let Ok(mut value) = serde_json::to_value(&*schema)
-            {
-                closed_objects(&mut value);
-                if let Ok(closed) = serde_json::from_value(value) {
-                    *schema = closed;
-                }
-            }
-        }
         let error = |description: &str| {
             ResponseBuilder::new()
                 .description(description)
@@ -202,6 +191,13 @@ fn document() -> &'static serde_json::Value {
     static DOCUMENT: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
     DOCUMENT.get_or_init(|| {
         let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+        // The request types refuse unknown fields everywhere, in their enums' variants too
+        // (utoipa marks only structs).
+        for name in ["Opponent", "TimeControl"] {
+            if let Some(schema) = doc.pointer_mut(&format!("/components/schemas/{name}")) {
+                closed_objects(schema);
+            }
+        }
         game_links(&mut doc);
         doc
     })
@@ -491,10 +487,7 @@ async fn create(
     if rang_xian && handicap > 0 {
         return Err(ApiError::refused("让先 (rang_xian) is a game without handicap stones"));
     }
-    let rules = Rules::preset(&rules_name)
-        .ok()
-        .filter(|r| r.scoring == tengen_core::Scoring::Area)
-        .ok_or_else(|| GameError::Rules(rules_name.clone()))?;
+    let rules = Rules::preset(&rules_name).map_err(|_| GameError::Rules(rules_name.clone()))?;
     let komi = match new.komi {
         Some(k) => Komi::from_points(k).map_err(|_| ApiError::bad_request(format!("invalid komi {k}")))?,
         None if handicap > 0 || rang_xian => Komi::ZERO,

@@ -4,8 +4,9 @@
 //! freed, but after such a free it raises that threshold to the freed size: from then on a
 //! request's megabyte buffers (an SGF import, a large body) come from the heap and its
 //! per-thread arenas, which keep them. A fixed threshold keeps large buffers mapped and
-//! returned. Measured with `tengen bench abuse` (docs/measurements.md): the server's RSS
-//! after the abuse phases grew 35.8 MB over idle with glibc's default, 11.3 MB with this.
+//! returned. Measured with `tengen bench abuse` (docs/measurements.md, 2026-12-03): the
+//! server's RSS after the abuse phases grew 36.6 MB over idle with glibc's default, 10.6 MB
+//! (median of three runs) with this.
 
 /// Large allocations (256 KiB and more) are always mapped and given back when freed; false
 /// when the allocator refused the setting.
