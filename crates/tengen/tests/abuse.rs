@@ -3,8 +3,9 @@
 //! server must answer every phase, accept nothing it must refuse, never answer 5xx, and keep
 //! a real game played alongside fast (p99 under 100 ms) with the computer's moves on time.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
+
+mod common;
 
 fn field(line: &str, name: &str) -> f64 {
     line.split(&format!(" {name}="))
@@ -19,17 +20,7 @@ fn the_server_survives_a_hostile_client() {
     let dir = std::env::temp_dir().join(format!("tengen-abuse-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db", "--max-think", "0.5"])
-        .args(["--header-timeout", "2"])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    let (mut server, addr) = common::serve(&dir, &["--max-think", "0.5", "--header-timeout", "2"], Stdio::null());
     let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["bench", "abuse", "--url", &format!("http://{addr}"), "--header-timeout", "2"])
         .args(["--pid", &server.id().to_string()])

@@ -4,9 +4,10 @@
 //! server error and no conformance finding. The WebSocket route is left out: schemathesis
 //! speaks HTTP only (crates/tengen-server/tests cover `/live`).
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+mod common;
 
 /// Seconds schemathesis may spend (`TENGEN_SCHEMATHESIS_SECONDS`, 90 by default).
 fn budget() -> String {
@@ -36,17 +37,8 @@ fn the_api_keeps_to_its_openapi_document() {
     // The server's log (a line per request) goes to a file, read when something fails.
     let log_path = dir.join("server.log");
     let log_file = std::fs::File::create(&log_path).unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db", "--max-think", "0.1"])
-        .args(["--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(log_file)
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    let roomy = ["--max-think", "0.1", "--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"];
+    let (mut server, addr) = common::serve(&dir, &roomy, log_file);
     let config = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/schemathesis/schemathesis.toml");
     let out = Command::new(&tool)
         .arg("--config-file")
