@@ -42,6 +42,7 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/games/{id}/undo/reject", post(undo_reject))
         .route("/api/games/{id}/toggle", post(toggle))
         .route("/api/games/{id}/accept", post(accept))
+        .route("/api/games/{id}/name", post(set_name))
         .route("/api/games/{id}/resume", post(resume))
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
@@ -103,6 +104,7 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         undo_reject,
         toggle,
         accept,
+        set_name,
         resume
     ),
     components(schemas(
@@ -111,6 +113,8 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         MoveRequest,
         ToggleRequest,
         AcceptRequest,
+        NameRequest,
+        crate::record::Dispute,
         HandicapRequest,
         View,
         Summary,
@@ -237,8 +241,16 @@ async fn openapi() -> Json<&'static serde_json::Value> {
 struct ErrorBody {
     /// A short code: bad_request, unauthorized, forbidden, not_found, stale, refused, internal.
     error: String,
-    /// What went wrong.
+    /// What went wrong, in English.
     detail: String,
+    /// A refusal of the game's (400, 409, 422): a stable code for clients that word it
+    /// themselves — `occupied`, `suicide`, `ko`, `superko`, `not_your_turn`, `undo_waits`,
+    /// `over`, `name_long` … — with the point or colour the sentence names.
+    reason: Option<String>,
+    /// The point the refusal names (`D4`).
+    point: Option<String>,
+    /// The colour it names (`black`, `white`).
+    color: Option<String>,
 }
 
 /// Marks every object schema with properties in `schema` as taking no others.
@@ -383,7 +395,12 @@ struct NewGame {
     guess: Option<Guess>,
     /// Time control: `{"kind": "none"}` (default), `absolute`, `byoyomi`, `canadian`, `fischer`.
     time: Option<TimeControl>,
-    /// Black's name: 1 to 40 printable characters (refused with 422 otherwise).
+    /// The creator's name, whichever colour the creator gets: 1 to 40 printable characters
+    /// (refused with 422 otherwise). Each seat may set or change its own later (`POST
+    /// /api/games/{id}/name`).
+    #[schema(min_length = 1, max_length = 40)]
+    name: Option<String>,
+    /// Black's name, as `name` (a friend's seat left unnamed until the friend names it).
     #[schema(min_length = 1, max_length = 40)]
     black_name: Option<String>,
     /// White's name, as Black's.
@@ -485,7 +502,9 @@ async fn create(
     let handicap = new.handicap.unwrap_or(0);
     let rang_xian = new.rang_xian.unwrap_or(false);
     if rang_xian && handicap > 0 {
-        return Err(ApiError::refused("让先 (rang_xian) is a game without handicap stones"));
+        return Err(
+            ApiError::refused("让先 (rang_xian) is a game without handicap stones").because("rang_xian_handicap")
+        );
     }
     let rules = Rules::preset(&rules_name).map_err(|_| GameError::Rules(rules_name.clone()))?;
     let komi = match new.komi {
@@ -506,14 +525,21 @@ async fn create(
         ColorChoice::White => (Color::White, None),
     };
     let computer = matches!(opponent, Opponent::Computer { .. }).then_some(!color);
-    // Checked with every other name by `Config::check`.
+    // Checked with every other name by `Config::check`; a seat nobody named stays empty
+    // (the page shows the colour).
+    let creator = new.name.clone();
     let name = |given: Option<String>, c: Color| {
+        let given = given.or_else(|| creator.clone().filter(|_| c == color));
         given.map(|n| n.trim_matches(' ').to_owned()).unwrap_or_else(|| match (computer, opponent) {
             (Some(cc), Opponent::Computer { level }) if cc == c => format!("tengen (level {level})"),
-            _ if c == color => "you".into(),
-            _ => "friend".into(),
+            _ => String::new(),
         })
     };
+    for (what, given) in [("name", &new.name), ("black_name", &new.black_name), ("white_name", &new.white_name)] {
+        if let Some(given) = given {
+            check_name(given).map_err(|why| GameError::Name { what: what.into(), why })?;
+        }
+    }
     let config = Config {
         size,
         rules: rules_name,
@@ -570,19 +596,20 @@ async fn import(
     let (records, _) = tengen_sgf::Record::read_bytes_within(&body, &limits).map_err(|e| match e {
         tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(format!("{e}: the record was not imported")),
         e @ tengen_sgf::ReadError::Empty => ApiError::bad_request(e.to_string()),
-        e => ApiError::refused(format!("not an SGF game: {e}")),
+        e => ApiError::refused(format!("not an SGF game: {e}")).because("sgf_unreadable"),
     })?;
     let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
     // Under the server's rules (the Chinese rules), whatever the record's RU says; a move that
     // cannot be replayed refuses the record rather than import a different game.
     let replay = record
         .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Stop)
-        .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")))?;
+        .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")).because("sgf_replay"))?;
     if let Some(problem) = replay.problems.first() {
         return Err(ApiError::refused(format!(
             "move {} cannot be replayed under the Chinese rules ({}): the record was not imported",
             problem.move_number, problem.message
-        )));
+        ))
+        .because("sgf_replay"));
     }
     let info = &replay.info;
     let moves = replay.game.moves().len();
@@ -597,7 +624,8 @@ async fn import(
     if moves == 0 && stones == 0 && game_info.iter().all(|v| v.is_none()) {
         return Err(ApiError::refused(
             "the record holds no move, no stone and no game information: there is nothing to import",
-        ));
+        )
+        .because("sgf_empty"));
     }
     let name = |given: &Option<String>, what: &str, default: &str| match given.as_deref() {
         None | Some("") => Ok(default.to_owned()),
@@ -605,8 +633,8 @@ async fn import(
             check_name(n).map_err(|why| ApiError::refused(format!("{what}: {why}: the record was not imported")))
         }
     };
-    let black_name = name(&info.black, "the black player's name (PB)", "Black")?;
-    let white_name = name(&info.white, "the white player's name (PW)", "White")?;
+    let black_name = name(&info.black, "the black player's name (PB)", "")?;
+    let white_name = name(&info.white, "the white player's name (PW)", "")?;
     let config = Config {
         size: info.size,
         rules: "chinese".into(),
@@ -758,8 +786,8 @@ async fn sgf(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<
         (Some(sgf), true) => sgf.clone(),
         _ => {
             let info = tengen_sgf::GameInfo {
-                black: Some(state.config.black_name.clone()),
-                white: Some(state.config.white_name.clone()),
+                black: Some(state.config.black_name.clone()).filter(|n| !n.is_empty()),
+                white: Some(state.config.white_name.clone()).filter(|n| !n.is_empty()),
                 result: state.game.outcome().map(|o| o.result_points()),
                 size: state.config.size,
                 komi: Some(state.game.rules().komi),
@@ -948,7 +976,8 @@ async fn play(
     by_seat(&app, &id, client, &headers, Action::Move { mv: req.mv }, move |state, _| {
         let next = state.game.moves().len() + 1;
         if number != next {
-            return Err(ApiError::stale(format!("move {number} is stale: the next move is number {next}")));
+            return Err(ApiError::stale(format!("move {number} is stale: the next move is number {next}"))
+                .because("stale_move"));
         }
         Ok(())
     })
@@ -1019,7 +1048,31 @@ async fn accept(
     headers: HeaderMap,
     Body(req): Body<AcceptRequest>,
 ) -> Result<Json<View>, ApiError> {
-    by_seat(&app, &id, client, &headers, Action::Accept { dead: Some(req.dead) }, |_, _| Ok(())).await
+    let action = Action::Accept { dead: Some(req.dead), judged: true };
+    by_seat(&app, &id, client, &headers, action, |_, _| Ok(())).await
+}
+
+/// The name a seat gives itself.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct NameRequest {
+    /// 1 to 40 printable characters (refused with 422 otherwise).
+    #[schema(min_length = 1, max_length = 40)]
+    name: String,
+}
+
+/// Sets the name shown for the token's seat, and written to the game's record (PB, PW).
+#[utoipa::path(post, path = "/api/games/{id}/name", params(("id" = String, Path)), request_body = NameRequest,
+    security(("seat" = [])), responses((status = 200, body = View), (status = 422, body = ErrorBody,
+        description = "a name that breaks the rule for names")))]
+async fn set_name(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    client: Client,
+    headers: HeaderMap,
+    Body(req): Body<NameRequest>,
+) -> Result<Json<View>, ApiError> {
+    by_seat(&app, &id, client, &headers, Action::Name { name: req.name }, |_, _| Ok(())).await
 }
 seat_action!(resume, "/api/games/{id}/resume", Action::Resume, "Disagrees with the marking: play resumes.");
 

@@ -111,6 +111,8 @@ pub fn derived(state: &State) -> Derived {
         phase: phase_of(state),
         result: state.game.outcome().map(|o| o.result_points()),
         deadline_ms: state.deadline_ms(),
+        black_name: state.config.black_name.clone(),
+        white_name: state.config.white_name.clone(),
     }
 }
 

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use crate::record::GameError;
+use crate::record::{GameError, Reason};
 use crate::store::StoreError;
 
 /// An error answer.
@@ -19,11 +19,14 @@ pub struct ApiError {
     pub detail: String,
     /// Seconds after which a retry may succeed (429, 503).
     pub retry_after: Option<u64>,
+    /// A refusal of the game's: its code and the point or colour it names, for clients that
+    /// word it themselves.
+    pub reason: Option<Reason>,
 }
 
 impl ApiError {
     fn new(status: StatusCode, error: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError { status, error, detail: detail.into(), retry_after: None }
+        ApiError { status, error, detail: detail.into(), retry_after: None, reason: None }
     }
 
     /// 400: the request cannot be read.
@@ -86,6 +89,14 @@ impl ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "refused", detail)
     }
 
+    /// The same error with the code of its refusal ([`Reason`]), for a refusal that is not
+    /// a [`GameError`].
+    #[must_use]
+    pub fn because(mut self, code: &'static str) -> ApiError {
+        self.reason = Some(Reason { code, point: None, color: None });
+        self
+    }
+
     /// 413: the body is larger than the server takes.
     pub fn too_large(detail: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", detail)
@@ -127,20 +138,33 @@ impl From<GameError> for ApiError {
     /// replay is the server's fault, anything else — a request the document allows that the
     /// rules or the game's state refuse, such as a handicap the board cannot take — is 422.
     fn from(e: GameError) -> ApiError {
-        match e {
+        let reason = Some(e.reason());
+        let mut api = match e {
             GameError::Size(_) | GameError::Komi | GameError::Level(_) | GameError::Time(_) | GameError::Rules(_) => {
                 ApiError::bad_request(e.to_string())
             }
             GameError::MarkingChanged { .. } => ApiError::stale(e.to_string()),
-            GameError::Log { .. } => ApiError::internal(&e),
+            GameError::Log { .. } => return ApiError::internal(&e),
             _ => ApiError::refused(e.to_string()),
-        }
+        };
+        api.reason = reason;
+        api
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(serde_json::json!({ "error": self.error, "detail": self.detail }));
+        let mut body = serde_json::json!({ "error": self.error, "detail": self.detail });
+        if let Some(r) = self.reason {
+            body["reason"] = r.code.into();
+            if let Some(p) = r.point {
+                body["point"] = p.to_string().into();
+            }
+            if let Some(c) = r.color {
+                body["color"] = c.to_string().into();
+            }
+        }
+        let body = Json(body);
         let mut response = (self.status, body).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());

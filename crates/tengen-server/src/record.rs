@@ -120,6 +120,9 @@ pub enum GameError {
         /// The stones marked dead now.
         now: Vec<Point>,
     },
+    /// An accept before the computer has judged the dead stones.
+    #[error("the computer is still judging the dead stones: accept its proposal when it shows")]
+    NotProposed,
     /// The game has as many moves as the server allows.
     #[error(
         "the game has reached {MAX_MOVES} moves, the most a game may have on this server: pass to end play, or resign"
@@ -145,6 +148,75 @@ fn vertices(points: &[Point]) -> String {
         return "no stone".to_owned();
     }
     points.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// What a refusal is, for a client that words it in its own language: a stable code and the
+/// point or colour the sentence names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// `occupied`, `ko`, `not_your_turn` … (see [`GameError::reason`]).
+    pub code: &'static str,
+    /// The point the refusal names.
+    pub point: Option<Point>,
+    /// The colour it names.
+    pub color: Option<Color>,
+}
+
+impl GameError {
+    /// The refusal's code: one per sentence, stable across versions.
+    #[must_use]
+    pub fn reason(&self) -> Reason {
+        use tengen_core::IllegalMove as I;
+        let (code, point, color) = match self {
+            GameError::Size(_) => ("size", None, None),
+            GameError::Komi => ("komi", None, None),
+            GameError::Level(_) => ("level", None, None),
+            GameError::NoHandicap(_) => ("no_handicap", None, None),
+            GameError::HandicapCount { .. } => ("handicap_count", None, None),
+            GameError::Name { why, .. } => (
+                match why {
+                    NameError::Empty => "name_empty",
+                    NameError::Long => "name_long",
+                    NameError::Unprintable => "name_unprintable",
+                },
+                None,
+                None,
+            ),
+            GameError::Time(_) => ("time", None, None),
+            GameError::Rules(_) => ("rules", None, None),
+            GameError::Play(PlayError::Illegal(m)) => match *m {
+                I::OffBoard(p) => ("off_board", Some(p), None),
+                I::Occupied(p) => ("occupied", Some(p), None),
+                I::Suicide(p) => ("suicide", Some(p), None),
+                I::Ko(p) => ("ko", Some(p), None),
+                I::Superko(p) => ("superko", Some(p), None),
+            },
+            GameError::Play(PlayError::NotYourTurn(c)) => ("not_your_turn", None, Some(*c)),
+            GameError::Play(PlayError::NotPlaying) => ("not_playing", None, None),
+            GameError::Play(_) | GameError::NotCounting => ("not_counting", None, None),
+            GameError::Handicap(_) | GameError::Setup(_) | GameError::HandicapStones { .. } => {
+                ("handicap_stones", None, None)
+            }
+            GameError::ReviewOnly => ("review_only", None, None),
+            GameError::TimeRanOut(c) => ("time_ran_out", None, Some(*c)),
+            GameError::TimeLeft(c) => ("time_left", None, Some(*c)),
+            GameError::NoHandicapToPlace => ("no_handicap_to_place", None, None),
+            GameError::PlaceStonesFirst => ("place_stones_first", None, None),
+            GameError::UndoWaits => ("undo_waits", None, None),
+            GameError::Over => ("over", None, None),
+            GameError::UndoNotInPlay => ("undo_not_in_play", None, None),
+            GameError::NothingToTakeBack(c) => ("nothing_to_take_back", None, Some(*c)),
+            GameError::NoUndoRequest => ("no_undo_request", None, None),
+            GameError::OwnUndoRequest => ("own_undo_request", None, None),
+            GameError::NoStone(p) => ("no_stone", Some(*p), None),
+            GameError::MarkingChanged { .. } => ("marking_changed", None, None),
+            GameError::NotProposed => ("not_proposed", None, None),
+            GameError::TooLong => ("too_long", None, None),
+            GameError::NotYours(_) => ("not_yours", None, None),
+            GameError::Log { .. } => ("log", None, None),
+        };
+        Reason { code, point, color }
+    }
 }
 
 /// What is wrong with a name.
@@ -347,9 +419,9 @@ pub struct Config {
     pub computer: Option<Color>,
     /// The time control.
     pub time: TimeControl,
-    /// Names shown for the two seats.
+    /// Black's name as the game began (empty: not named); [`Action::Name`] changes it.
     pub black_name: String,
-    /// Names shown for the two seats.
+    /// White's name, likewise.
     pub white_name: String,
     /// The nigiri, when colours were drawn: (the guess was odd, stones in the handful).
     pub nigiri: Option<(bool, u8)>,
@@ -393,8 +465,11 @@ impl Config {
                 _ => GameError::HandicapCount { size: self.size, asked: self.handicap, max },
             });
         }
+        // An empty name is a seat nobody named yet.
         for (what, name) in [("black_name", &self.black_name), ("white_name", &self.white_name)] {
-            check_name(name).map_err(|why| GameError::Name { what: what.into(), why })?;
+            if !name.is_empty() {
+                check_name(name).map_err(|why| GameError::Name { what: what.into(), why })?;
+            }
         }
         self.time.check()?;
         self.game_rules().map(|_| ())
@@ -470,6 +545,16 @@ pub enum Action {
         /// in logs from before it was asked for.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dead: Option<Vec<Point>>,
+        /// Against the computer: it accepts only a marking that counts no worse for it than
+        /// its own proposal, else it answers with that proposal ([`State::dispute`]). Logs
+        /// from before the computer judged (`false`) keep their ending: it accepted any.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        judged: bool,
+    },
+    /// A seat sets the name shown for it (and written to the record).
+    Name {
+        /// 1 to 40 printable characters ([`check_name`]).
+        name: String,
     },
     /// The player disagrees: play resumes.
     Resume,
@@ -599,6 +684,18 @@ impl Clock {
     }
 }
 
+/// Where the computer disagrees with a marking it was asked to accept: one stone of each
+/// chain it judges otherwise.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Dispute {
+    /// Chains marked dead that the computer judges alive.
+    #[schema(value_type = Vec<String>)]
+    pub alive: Vec<Point>,
+    /// Chains left alive that the computer judges dead.
+    #[schema(value_type = Vec<String>)]
+    pub dead: Vec<Point>,
+}
+
 /// Where a game stands after its log.
 #[derive(Clone, Debug)]
 pub struct State {
@@ -614,8 +711,14 @@ pub struct State {
     pub proposed: bool,
     /// Who accepted the marked stones (reset by any toggle).
     pub accepted: [bool; 2],
+    /// The server's proposal of dead stones since play last stopped (the engine's judgement).
+    pub proposal: BTreeSet<Point>,
+    /// Against the computer: the marking it last refused, and why, until the marking changes.
+    pub dispute: Option<Dispute>,
     /// An undo asked for by this colour and not yet answered.
     pub undo_request: Option<Color>,
+    /// The colour whose undo request the other seat refused, until that colour acts again.
+    pub undo_refused: Option<Color>,
     /// The two clocks, as of `clock_since`.
     pub clocks: [Clock; 2],
     /// When the running clock (of the side to move, while playing) last started.
@@ -645,7 +748,10 @@ impl State {
             dead: BTreeSet::new(),
             proposed: false,
             accepted: [false; 2],
+            proposal: BTreeSet::new(),
+            dispute: None,
             undo_request: None,
+            undo_refused: None,
             clocks: [clock; 2],
             clock_since: at_ms,
             events: 0,
@@ -663,7 +769,10 @@ impl State {
             dead: BTreeSet::new(),
             proposed: true,
             accepted: [false; 2],
+            proposal: BTreeSet::new(),
+            dispute: None,
             undo_request: None,
+            undo_refused: None,
             clocks: [Clock::default(); 2],
             clock_since: at_ms,
             events: 0,
@@ -797,6 +906,7 @@ impl State {
                 self.game.play_as(c, *mv)?;
                 self.clocks[c.index()].moved(&self.config.time);
                 self.started = true;
+                self.undo_refused = None;
             }
             (Action::Resign, Some(c)) => {
                 if matches!(self.game.phase(), Phase::Ended(_)) {
@@ -814,6 +924,7 @@ impl State {
                 if self.undo_request.is_some() {
                     return Err(GameError::UndoWaits);
                 }
+                self.undo_refused = None;
                 if self.config.computer.is_some() {
                     self.take_back(c)?;
                 } else {
@@ -828,6 +939,8 @@ impl State {
                 self.undo_request = None;
                 if event.action == Action::UndoAccept {
                     self.take_back(asker)?;
+                } else {
+                    self.undo_refused = Some(asker);
                 }
             }
             (Action::Propose { dead }, None) => {
@@ -835,8 +948,10 @@ impl State {
                     return Err(GameError::NotCounting);
                 }
                 self.dead = dead.iter().copied().collect();
+                self.proposal = self.dead.clone();
                 self.proposed = true;
                 self.accepted = [false; 2];
+                self.dispute = None;
             }
             (Action::Toggle { point, dead }, Some(_)) => {
                 if self.game.phase() != Phase::Counting {
@@ -861,8 +976,9 @@ impl State {
                     self.dead.extend(chain);
                 }
                 self.accepted = [false; 2];
+                self.dispute = None;
             }
-            (Action::Accept { dead }, Some(c)) => {
+            (Action::Accept { dead, judged }, Some(c)) => {
                 if self.game.phase() != Phase::Counting {
                     return Err(GameError::NotCounting);
                 }
@@ -872,14 +988,31 @@ impl State {
                         return Err(GameError::MarkingChanged { now: self.dead_stones() });
                     }
                 }
+                if *judged && self.config.computer.is_some() && !self.proposed {
+                    return Err(GameError::NotProposed);
+                }
                 self.accepted[c.index()] = true;
-                // The computer agrees with what the player marks.
                 if let Some(computer) = self.config.computer {
+                    if *judged && let Some(dispute) = self.judge(computer) {
+                        // The computer answers with its own proposal; the player accepts
+                        // that, or resumes play to settle the stones on the board.
+                        self.dead = self.proposal.clone();
+                        self.accepted = [false; 2];
+                        self.dispute = Some(dispute);
+                        return Ok(());
+                    }
                     self.accepted[computer.index()] = true;
                 }
                 if self.accepted == [true, true] {
                     let dead: Vec<Point> = self.dead.iter().copied().collect();
                     self.game.finish(&dead)?;
+                }
+            }
+            (Action::Name { name }, Some(c)) => {
+                let name = check_name(name).map_err(|why| GameError::Name { what: "name".into(), why })?;
+                match c {
+                    Color::Black => self.config.black_name = name,
+                    Color::White => self.config.white_name = name,
                 }
             }
             (Action::Resume, Some(_)) => {
@@ -889,6 +1022,8 @@ impl State {
                 self.game.resume()?;
                 self.proposed = false;
                 self.dead.clear();
+                self.proposal.clear();
+                self.dispute = None;
                 self.accepted = [false; 2];
             }
             (Action::Timeout | Action::Restart { .. } | Action::Propose { .. }, _) => {
@@ -900,6 +1035,30 @@ impl State {
             (_, None) => return Err(GameError::NotYours("only a player takes this action")),
         }
         Ok(())
+    }
+
+    /// The computer's (`computer`'s) answer to the marking in force: `None` when it counts no
+    /// worse for the computer than the computer's own proposal, else where they differ.
+    fn judge(&self, computer: Color) -> Option<Dispute> {
+        let for_computer = |dead: &BTreeSet<Point>| {
+            let margin = self.game.score(&dead.iter().copied().collect::<Vec<_>>()).margin();
+            if computer == Color::Black { margin } else { -margin }
+        };
+        if for_computer(&self.dead) >= for_computer(&self.proposal) {
+            return None;
+        }
+        // One stone of each chain on which the two markings differ.
+        let board = self.game.board();
+        let mut seen = BTreeSet::new();
+        let mut dispute = Dispute::default();
+        for &p in self.dead.symmetric_difference(&self.proposal) {
+            if seen.contains(&p) {
+                continue;
+            }
+            seen.extend(board.chain(p));
+            if self.proposal.contains(&p) { &mut dispute.dead } else { &mut dispute.alive }.push(p);
+        }
+        Some(dispute)
     }
 
     /// Takes back `color`'s last move and everything after it.
@@ -957,7 +1116,7 @@ mod tests {
             (mv("D4"), Color::Black),
             (mv("E5"), Color::White),
             (mv("Z9"), Color::White),
-            (Action::Accept { dead: None }, Color::White),
+            (Action::Accept { dead: None, judged: false }, Color::White),
         ] {
             assert!(s.apply(&ev(action, Some(color), 2)).is_err());
         }
@@ -995,6 +1154,71 @@ mod tests {
     }
 
     #[test]
+    fn the_computer_accepts_only_a_marking_that_counts_no_worse_for_it() {
+        // Black (the player) E5, White (the computer) D4 and F6: White's stones live.
+        let mut s = State::new(config(Opponent::Computer { level: 3 }, TimeControl::None {}), 0).unwrap();
+        for (m, c) in [("E5", Color::Black), ("D4", Color::White), ("C7", Color::Black), ("F6", Color::White)] {
+            s.apply(&ev(mv(m), Some(c), 1)).unwrap();
+        }
+        for (m, c) in [("pass", Color::Black), ("pass", Color::White)] {
+            s.apply(&ev(mv(m), Some(c), 1)).unwrap();
+        }
+        let judged = |dead: Vec<Point>| Action::Accept { dead: Some(dead), judged: true };
+        let p = |v: &str| -> Point { v.parse().unwrap() };
+        // Before the computer has judged, an accept is refused.
+        assert_eq!(s.apply(&ev(judged(vec![]), Some(Color::Black), 2)), Err(GameError::NotProposed));
+        s.apply(&ev(Action::Propose { dead: vec![] }, None, 2)).unwrap();
+        // The player marks the computer's D4 dead: refused, with the computer's proposal back
+        // in force and the chain named.
+        s.apply(&ev(Action::Toggle { point: p("D4"), dead: Some(true) }, Some(Color::Black), 3)).unwrap();
+        s.apply(&ev(judged(vec![p("D4")]), Some(Color::Black), 4)).unwrap();
+        assert_eq!(s.game.phase(), Phase::Counting);
+        assert_eq!(s.dispute, Some(Dispute { alive: vec![p("D4")], dead: vec![] }));
+        assert!(s.dead.is_empty() && s.accepted == [false, false]);
+        // A marking worse for the player than the proposal (C7 given up) is accepted at once.
+        s.apply(&ev(Action::Toggle { point: p("C7"), dead: Some(true) }, Some(Color::Black), 5)).unwrap();
+        assert_eq!(s.dispute, None, "a change of the marking clears the dispute");
+        s.apply(&ev(judged(vec![p("C7")]), Some(Color::Black), 6)).unwrap();
+        let Phase::Ended(outcome) = s.game.phase() else { panic!("counted") };
+        assert!(outcome.result_points().starts_with("W+"), "{}", outcome.result_points());
+        // A log from before the computer judged keeps its ending: the computer accepted any.
+        let mut old = State::new(config(Opponent::Computer { level: 3 }, TimeControl::None {}), 0).unwrap();
+        for (m, c) in [("E5", Color::Black), ("D4", Color::White), ("pass", Color::Black), ("pass", Color::White)] {
+            old.apply(&ev(mv(m), Some(c), 1)).unwrap();
+        }
+        old.apply(&ev(Action::Propose { dead: vec![] }, None, 2)).unwrap();
+        old.apply(&ev(Action::Toggle { point: p("D4"), dead: Some(true) }, Some(Color::Black), 3)).unwrap();
+        old.apply(&ev(Action::Accept { dead: Some(vec![p("D4")]), judged: false }, Some(Color::Black), 4)).unwrap();
+        assert!(matches!(old.game.phase(), Phase::Ended(_)));
+    }
+
+    #[test]
+    fn each_seat_names_itself_and_a_refused_undo_is_told() {
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None {}), 0).unwrap();
+        s.apply(&ev(Action::Name { name: "  Ke Jie ".into() }, Some(Color::White), 1)).unwrap();
+        assert_eq!((s.config.black_name.as_str(), s.config.white_name.as_str()), ("B", "Ke Jie"));
+        let long = s.apply(&ev(Action::Name { name: "x".repeat(41) }, Some(Color::Black), 2)).unwrap_err();
+        assert_eq!(long.reason().code, "name_long");
+        assert_eq!(s.config.black_name, "B");
+        s.apply(&ev(mv("E5"), Some(Color::Black), 3)).unwrap();
+        s.apply(&ev(Action::UndoRequest, Some(Color::Black), 4)).unwrap();
+        s.apply(&ev(Action::UndoReject, Some(Color::White), 5)).unwrap();
+        assert_eq!(s.undo_refused, Some(Color::Black));
+        s.apply(&ev(mv("D4"), Some(Color::White), 6)).unwrap();
+        assert_eq!(s.undo_refused, None, "the next move makes it old news");
+    }
+
+    #[test]
+    fn refusals_carry_a_code_and_what_they_name() {
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None {}), 0).unwrap();
+        s.apply(&ev(mv("E5"), Some(Color::Black), 1)).unwrap();
+        let occupied = s.apply(&ev(mv("E5"), Some(Color::White), 2)).unwrap_err().reason();
+        assert_eq!((occupied.code, occupied.point), ("occupied", Some("E5".parse().unwrap())));
+        let turn = s.apply(&ev(mv("D4"), Some(Color::Black), 2)).unwrap_err().reason();
+        assert_eq!((turn.code, turn.color), ("not_your_turn", Some(Color::White)));
+    }
+
+    #[test]
     fn counting_toggles_and_agreement() {
         let mut s = State::new(config(Opponent::Friend, TimeControl::None {}), 0).unwrap();
         for (m, c) in [("E5", Color::Black), ("A1", Color::White), ("pass", Color::Black), ("pass", Color::White)] {
@@ -1005,7 +1229,7 @@ mod tests {
         let a1: Point = "A1".parse().unwrap();
         // A log from before toggles said their state: each flips the chain.
         s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 3)).unwrap();
-        s.apply(&ev(Action::Accept { dead: None }, Some(Color::White), 4)).unwrap();
+        s.apply(&ev(Action::Accept { dead: None, judged: false }, Some(Color::White), 4)).unwrap();
         // A toggle after an acceptance asks both again.
         s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 5)).unwrap();
         s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 6)).unwrap();
@@ -1016,11 +1240,12 @@ mod tests {
             assert_eq!(s.dead.iter().copied().collect::<Vec<_>>(), [a1]);
         }
         // An accept of a marking that is no longer the one in force is refused.
-        let stale = s.apply(&ev(Action::Accept { dead: Some(vec![]) }, Some(Color::White), 9)).unwrap_err();
+        let stale =
+            s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false }, Some(Color::White), 9)).unwrap_err();
         assert_eq!(stale.to_string(), "the marking changed since it was seen: the stones marked dead now are A1");
         assert_eq!(s.accepted, [false, false]);
-        s.apply(&ev(Action::Accept { dead: Some(vec![a1]) }, Some(Color::White), 9)).unwrap();
-        s.apply(&ev(Action::Accept { dead: Some(vec![a1]) }, Some(Color::Black), 10)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![a1]), judged: false }, Some(Color::White), 9)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![a1]), judged: false }, Some(Color::Black), 10)).unwrap();
         let Phase::Ended(outcome) = s.game.phase() else { panic!("counted") };
         assert_eq!(outcome.result_points(), "B+73.5");
         assert!(s.apply(&ev(Action::Resume, Some(Color::White), 9)).is_err());
@@ -1180,8 +1405,8 @@ mod tests {
         s.apply(&ev(mv("pass"), Some(!color), 4)).unwrap();
         assert_eq!(s.game.phase(), Phase::Counting);
         assert_eq!(s.apply(&ev(Action::Resume, Some(color), 5)).unwrap_err(), GameError::TooLong);
-        s.apply(&ev(Action::Accept { dead: Some(vec![]) }, Some(Color::White), 6)).unwrap();
-        s.apply(&ev(Action::Accept { dead: Some(vec![]) }, Some(Color::Black), 7)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false }, Some(Color::White), 6)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false }, Some(Color::Black), 7)).unwrap();
         assert!(matches!(s.game.phase(), Phase::Ended(_)));
     }
 }

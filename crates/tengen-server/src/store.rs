@@ -69,6 +69,10 @@ pub struct Derived {
     pub result: Option<String>,
     /// When the running clock's flag falls.
     pub deadline_ms: Option<i64>,
+    /// Black's name as it is now.
+    pub black_name: String,
+    /// White's name as it is now.
+    pub white_name: String,
 }
 
 /// A line of the list of recent games.
@@ -188,7 +192,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
-             phase, result, deadline_ms) VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10)",
+             phase, result, deadline_ms, black_name, white_name) \
+             VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12)",
         )
         .bind(&game.id)
         .bind(game.created_ms)
@@ -200,6 +205,8 @@ impl Store {
         .bind(derived.phase)
         .bind(derived.result.clone())
         .bind(derived.deadline_ms)
+        .bind(&derived.black_name)
+        .bind(&derived.white_name)
         .execute(&mut *tx)
         .await?;
         if let Some(sgf) = &game.sgf {
@@ -281,8 +288,8 @@ impl Store {
             });
         }
         sqlx::query(
-            "UPDATE games SET updated_ms = $2, events = $3, moves = $4, phase = $5, result = $6, deadline_ms = $7 \
-             WHERE id = $1",
+            "UPDATE games SET updated_ms = $2, events = $3, moves = $4, phase = $5, result = $6, deadline_ms = $7, \
+             black_name = $8, white_name = $9 WHERE id = $1",
         )
         .bind(id)
         .bind(event.at_ms)
@@ -291,6 +298,8 @@ impl Store {
         .bind(derived.phase)
         .bind(derived.result.clone())
         .bind(derived.deadline_ms)
+        .bind(&derived.black_name)
+        .bind(&derived.white_name)
         .execute(&mut *tx)
         .await?;
         if self.backend == Backend::Postgres {
@@ -311,7 +320,8 @@ impl Store {
     /// A database error.
     pub async fn recent(&self, limit: i64) -> Result<Vec<Summary>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, config, phase, result, moves, updated_ms FROM games ORDER BY updated_ms DESC, id LIMIT $1",
+            "SELECT id, config, phase, result, moves, updated_ms, black_name, white_name FROM games \
+             ORDER BY updated_ms DESC, id LIMIT $1",
         )
         .bind(limit)
         .fetch_all(&self.pool)
@@ -323,8 +333,9 @@ impl Store {
                 Ok(Summary {
                     id: row.try_get("id")?,
                     size: config.size,
-                    black: config.black_name,
-                    white: config.white_name,
+                    // Games stored before the names were derived have none here.
+                    black: row.try_get::<Option<String>, _>("black_name")?.unwrap_or(config.black_name),
+                    white: row.try_get::<Option<String>, _>("white_name")?.unwrap_or(config.white_name),
                     phase: row.try_get("phase")?,
                     result: row.try_get("result")?,
                     moves: row.try_get("moves")?,

@@ -57,6 +57,12 @@ pub struct View {
     pub dead: Vec<Point>,
     /// Counting phase: who accepted the marking.
     pub accepted: Accepted,
+    /// Counting phase against the computer: the marking it last refused (its own proposal
+    /// is marked now), until the marking changes.
+    pub dispute: Option<crate::record::Dispute>,
+    /// The colour whose undo request the other seat refused, until that colour acts again.
+    #[schema(value_type = Option<String>)]
+    pub undo_refused: Option<Color>,
     /// The count (counting phase and counted games).
     pub score: Option<ScoreView>,
     /// The result, when over: `B+1.5`, `W+R`, `B+T`.
@@ -243,6 +249,8 @@ impl View {
             undo_request: state.undo_request,
             dead,
             accepted: Accepted { black: state.accepted[0], white: state.accepted[1] },
+            dispute: state.dispute.clone(),
+            undo_refused: state.undo_refused,
             score,
             result: outcome.map(|o| o.result_points()),
             result_zh: outcome.map(|o| o.result_zh()),

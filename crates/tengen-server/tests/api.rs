@@ -79,6 +79,8 @@ on_both_databases!(
     watchers_see_every_move_live,
     downtime_is_not_charged,
     the_commentary_names_every_move,
+    seats_name_themselves_and_refusals_carry_codes,
+    the_computer_judges_the_marking_it_is_asked_to_accept,
 );
 
 async fn state(db: &str) -> AppState {
@@ -482,4 +484,102 @@ async fn downtime_is_not_charged(db: &str) {
     assert!(left > 4_000, "the downtime was charged: {left} ms left of 5,000");
     assert_eq!(v["events"], 2, "the move and one restart event: {v}");
     assert_eq!(play(&app, &id, &white, "C3", 2).await.0, StatusCode::OK);
+}
+
+async fn seats_name_themselves_and_refusals_carry_codes(db: &str) {
+    let app = state(db).await;
+    let body = json!({"size": 9, "opponent": "friend", "color": "black", "name": " Ke Jie "});
+    let (status, created) = create(&app, body).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let friend: &'static str = created["friend_token"].as_str().unwrap().to_owned().leak();
+    // The creator's name on the creator's colour; the friend's seat unnamed until named.
+    assert_eq!(
+        (created["game"]["black_name"].as_str(), created["game"]["white_name"].as_str()),
+        (Some("Ke Jie"), Some(""))
+    );
+    let path = format!("/api/games/{id}/name");
+    let name = |token: &'static str, name: Value| call(&app, "POST", &path, Some(token), Some(json!({"name": name})));
+    let (s, v) = name(friend, json!("李世石")).await;
+    assert_eq!((s, v["white_name"].as_str()), (StatusCode::OK, Some("李世石")), "{v}");
+    for (bad, code) in
+        [(json!("x".repeat(41)), "name_long"), (json!("   "), "name_empty"), (json!("a\u{202e}b"), "name_unprintable")]
+    {
+        let (s, v) = name(friend, bad.clone()).await;
+        assert_eq!((s, v["reason"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(code)), "{bad}: {v}");
+    }
+    let (s, _) = call(&app, "POST", &format!("/api/games/{id}/name"), None, Some(json!({"name": "x"}))).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED, "a name is set by a seat");
+    // The list and the record carry the names as they are now.
+    let (_, list) = call(&app, "GET", "/api/games?limit=5", None, None).await;
+    assert_eq!((list[0]["black"].as_str(), list[0]["white"].as_str()), (Some("Ke Jie"), Some("李世石")));
+    let (_, sgf) = call(&app, "GET", &format!("/api/games/{id}/sgf"), None, None).await;
+    assert!(sgf.as_str().unwrap().contains("PB[Ke Jie]") && sgf.as_str().unwrap().contains("PW[李世石]"), "{sgf}");
+    // A refusal names its code and what it names, for a page that words it itself.
+    let black = created["token"].as_str().unwrap();
+    assert_eq!(play(&app, id, black, "E5", 1).await.0, StatusCode::OK);
+    let (s, v) = play(&app, id, friend, "E5", 2).await;
+    assert_eq!(
+        (s, v["reason"].as_str(), v["point"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("occupied"), Some("E5"))
+    );
+    let (_, v) = play(&app, id, black, "D4", 2).await;
+    assert_eq!((v["reason"].as_str(), v["color"].as_str()), (Some("not_your_turn"), Some("white")), "{v}");
+    let (_, v) = play(&app, id, friend, "D4", 1).await;
+    assert_eq!(v["reason"], "stale_move", "{v}");
+    // A refused undo is told to the asker.
+    assert_eq!(play(&app, id, friend, "D4", 2).await.0, StatusCode::OK);
+    call(&app, "POST", &format!("/api/games/{id}/undo"), Some(friend), None).await;
+    let (_, v) = call(&app, "POST", &format!("/api/games/{id}/undo/reject"), Some(black), None).await;
+    assert_eq!((v["undo_request"].as_str(), v["undo_refused"].as_str()), (None, Some("white")), "{v}");
+}
+
+async fn the_computer_judges_the_marking_it_is_asked_to_accept(db: &str) {
+    let app = state(db).await;
+    let (s, created) = create(&app, json!({"size": 9, "opponent": {"computer": {"level": 1}}, "color": "white"})).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    // The player passes every turn; the computer (Black) plays until the board is settled.
+    let mut view = created["game"].clone();
+    while view["phase"] != "counting" {
+        view = wait_for(&app, id, |v| v["phase"] == "counting" || v["to_move"] == "white").await;
+        if view["phase"] == "playing" {
+            let (s, v) = play(&app, id, token, "pass", view["moves"].as_u64().unwrap() + 1).await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+            view = v;
+        }
+    }
+    let view = wait_for(&app, id, |v| {
+        v["phase"] == "counting"
+            && !v["history"].as_array().unwrap().is_empty()
+            && v["events"].as_u64() > view["events"].as_u64()
+    })
+    .await;
+    let proposal = view["dead"].clone();
+    // Mark one of the computer's living stones dead and accept: the computer refuses, puts
+    // its own proposal back, and names the chain it judges alive.
+    let row = view["board"].as_array().unwrap().iter().position(|r| r.as_str().unwrap().contains('X')).unwrap();
+    let col = view["board"][row].as_str().unwrap().find('X').unwrap();
+    let vertex = format!("{}{}", "ABCDEFGHJ".as_bytes()[col] as char, 9 - row);
+    assert!(!proposal.as_array().unwrap().contains(&json!(vertex)), "the computer's own stone {vertex} lives");
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/toggle"),
+        Some(token),
+        Some(json!({"point": vertex, "dead": true})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) =
+        call(&app, "POST", &format!("/api/games/{id}/accept"), Some(token), Some(json!({"dead": v["dead"]}))).await;
+    assert_eq!((s, v["phase"].as_str()), (StatusCode::OK, Some("counting")), "{v}");
+    assert_eq!(v["dead"], proposal, "its proposal is back in force");
+    assert_eq!(v["dispute"]["alive"].as_array().unwrap().len(), 1, "{v}");
+    // Its own proposal it accepts.
+    let (s, v) =
+        call(&app, "POST", &format!("/api/games/{id}/accept"), Some(token), Some(json!({"dead": proposal}))).await;
+    assert_eq!((s, v["phase"].as_str()), (StatusCode::OK, Some("ended")), "{v}");
+    assert!(v["result"].as_str().unwrap().starts_with("B+"), "{v}");
 }
