@@ -4,6 +4,7 @@
 
 mod budget;
 mod dead;
+pub mod etiquette;
 mod mcts;
 mod net;
 pub mod predictor;

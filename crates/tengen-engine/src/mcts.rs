@@ -132,6 +132,9 @@ pub struct SearchParams {
     /// moves searched without a budget. Off: `playouts` caps every search (levels, and a
     /// fixed `--playouts` for tests).
     pub time_first: bool,
+    /// The seeds' etiquette: as Black, the first stone in its own upper-right corner
+    /// ([`crate::etiquette::first_move`]). On by default.
+    pub etiquette: bool,
 }
 
 impl SearchParams {
@@ -219,6 +222,7 @@ impl Default for SearchParams {
             cpuct: 0.5,
             fpu_reduction: 0.1,
             time_first: false,
+            etiquette: true,
         }
     }
 }
@@ -1420,6 +1424,18 @@ impl Engine for Mcts {
     }
 
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
+        match self.decide_freely(game, color, budget) {
+            Decision::Play(mv) if self.params.etiquette => {
+                Decision::Play(crate::etiquette::first_move(game, color, mv))
+            }
+            decision => decision,
+        }
+    }
+}
+
+impl Mcts {
+    /// The move the search chooses, before the etiquette of the first move.
+    fn decide_freely(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
         let started = Instant::now();
         let board = game.board();
         let in_play = game.phase() == tengen_core::Phase::Playing;

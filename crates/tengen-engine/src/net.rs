@@ -662,6 +662,18 @@ impl Engine for NetSearch {
     }
 
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
+        match self.decide_freely(game, color, budget) {
+            Decision::Play(mv) if self.params.etiquette => {
+                Decision::Play(crate::etiquette::first_move(game, color, mv))
+            }
+            decision => decision,
+        }
+    }
+}
+
+impl NetSearch {
+    /// The move the search chooses, before the etiquette of the first move.
+    fn decide_freely(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
         // Whether the opponent passed really, not in the pass `searchable` may add.
         let opponent_passed = matches!(game.moves().last(), Some(&(c, Move::Pass)) if c != color);
         let Some(game) = searchable(game, color) else { return Decision::Play(Move::Pass) };

@@ -41,6 +41,10 @@ pub struct GtpArgs {
     /// Start every search afresh instead of keeping the tree under the moves played.
     #[arg(long)]
     no_reuse: bool,
+    /// Drop the etiquette of the first move (as Black, the first stone in its own
+    /// upper-right corner): open wherever the search likes.
+    #[arg(long)]
+    no_etiquette: bool,
     /// After each move, a line on stderr: win rate, simulations, principal variation.
     #[arg(long, short)]
     verbose: bool,
@@ -159,6 +163,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         time: args.time.map(Duration::from_secs_f64),
         seed: args.seed,
         reuse_tree: !args.no_reuse,
+        etiquette: !args.no_etiquette,
         verbose: args.verbose,
         threads: usize::from(args.threads),
         time_first: args.playouts.is_none() && args.level.is_none(),
