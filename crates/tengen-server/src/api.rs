@@ -29,6 +29,7 @@ pub fn routes(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .route("/api/openapi.json", get(openapi))
         .route("/api/games", get(recent).post(create))
+        .route("/api/levels", get(levels))
         .route("/api/games/import", post(import).layer(DefaultBodyLimit::max(limits.sgf.bytes)))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/sgf", get(sgf))
@@ -54,6 +55,13 @@ pub fn routes(state: AppState) -> Router {
 #[utoipa::path(get, path = "/healthz", responses((status = 200, body = String, description = "ok")))]
 async fn healthz() -> &'static str {
     "ok"
+}
+
+/// What each level of the computer means on this server: its search, how much it searches,
+/// its approximate strength.
+#[utoipa::path(get, path = "/api/levels", responses((status = 200, body = Vec<crate::levels::Level>)))]
+async fn levels(AxumState(app): AxumState<AppState>) -> Json<Vec<crate::levels::Level>> {
+    Json(crate::levels::levels(app.has_network()))
 }
 
 /// Readiness: the database answers.
@@ -105,7 +113,8 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         toggle,
         accept,
         set_name,
-        resume
+        resume,
+        levels
     ),
     components(schemas(
         NewGame,
@@ -115,6 +124,7 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         AcceptRequest,
         NameRequest,
         crate::record::Dispute,
+        crate::levels::Level,
         HandicapRequest,
         View,
         Summary,

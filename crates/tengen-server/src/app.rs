@@ -143,6 +143,12 @@ impl AppState {
         &self.0.settings.limits
     }
 
+    /// Whether the computer's levels 6 to 10 search with a network.
+    #[must_use]
+    pub fn has_network(&self) -> bool {
+        self.0.settings.network.is_some()
+    }
+
     /// The per-client rate limits.
     #[must_use]
     pub fn quotas(&self) -> &Quotas {

@@ -7,6 +7,7 @@ pub mod api;
 pub mod app;
 pub mod error;
 pub mod guard;
+pub mod levels;
 pub mod page;
 pub mod queue;
 pub mod record;

@@ -21,6 +21,8 @@ pub struct View {
     pub komi_zh: String,
     /// Handicap stones.
     pub handicap: usize,
+    /// How the handicap stones are placed: `fixed` (star points) or `free`.
+    pub placement: crate::record::Placement,
     /// Computer (with its level) or friend.
     pub opponent: Opponent,
     /// The computer's colour, in a game against it.
@@ -57,6 +59,9 @@ pub struct View {
     pub dead: Vec<Point>,
     /// Counting phase: who accepted the marking.
     pub accepted: Accepted,
+    /// Counting phase: the server's proposal of dead stones has come (against the computer,
+    /// an accept waits for it).
+    pub proposed: bool,
     /// Counting phase against the computer: the marking it last refused (its own proposal
     /// is marked now), until the marking changes.
     pub dispute: Option<crate::record::Dispute>,
@@ -121,6 +126,9 @@ pub struct ScoreView {
     pub black: f64,
     /// White's.
     pub white: f64,
+    /// What Black gives back for its handicap stones, in points (Chinese rules: half a stone
+    /// a handicap stone, so 3 stones give 1½ stones = 3 points); 0 without handicap.
+    pub handicap_bonus: f64,
     /// `黑 185 子`.
     pub black_text: String,
     /// `白 176 子`.
@@ -199,6 +207,7 @@ impl View {
             ScoreView {
                 black: f64::from(s.black) / 2.0,
                 white: f64::from(s.white) / 2.0,
+                handicap_bonus: f64::from(s.handicap_bonus) / 2.0,
                 black_text: format!("黑 {} 子", s.count_text(Color::Black)),
                 white_text: format!("白 {} 子", s.count_text(Color::White)),
                 result: s.result_points(),
@@ -230,6 +239,7 @@ impl View {
             komi_zh: format!("贴 {} 子", quarters_text(game.rules().komi.half_points(), false)),
             // While Black places free handicap stones, the number still to place.
             handicap: if state.placing { config.handicap } else { game.handicap() },
+            placement: config.placement,
             opponent: config.opponent,
             computer: config.computer,
             black_name: config.black_name.clone(),
@@ -250,6 +260,7 @@ impl View {
             dead,
             accepted: Accepted { black: state.accepted[0], white: state.accepted[1] },
             dispute: state.dispute.clone(),
+            proposed: state.proposed,
             undo_refused: state.undo_refused,
             score,
             result: outcome.map(|o| o.result_points()),

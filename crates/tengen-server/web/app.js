@@ -21,15 +21,31 @@ const T = {
     ended: 'Game over', captures: 'captures', seat_links: 'Send your friend the second link; keep the first (it is your seat).',
     your_link: 'Your seat', friend_link: "Your friend's seat", watching: 'You are watching this game.',
     undo_asked: (c) => `${c} asks to take back a move.`, confirm_resign: 'Click Resign again to resign.',
-    review: (n, total) => `move ${n} of ${total}`, nigiri_shown: (guess, handful, color) =>
+    review: (n, total) => `${n} / ${total}`, nigiri_shown: (guess, handful, color) =>
       `Nigiri: you guessed ${guess ? 'odd' : 'even'}; ${handful} stones — you play ${color}.`,
     last_period: 'last period', periods_left: 'periods', stones_left: 'stones', refused: 'Not possible: ',
     imported: 'A game to review.', moves: 'moves', commentary: 'Commentary',
+    judging: 'Two passes: the dead stones are being judged…', your_name: 'Your name', set_name: 'Set', computer_name: (level) => `tengen (level ${level})`,
+    undo_waits_mine: 'Waiting for the answer to your undo request.', undo_waits_yours: 'Answer the undo request first.',
+    undo_refused: 'Your undo request was refused.', connection_lost: 'Connection lost — reconnecting…',
+    copy: 'Copy', copied: 'Copied', share: 'Links', spectator_link: 'For spectators',
+    overtime: 'overtime', ko_here: 'ko', sound: 'stone sounds and overtime beeps', speak: 'spoken count (last 10 s)',
+    notify: 'a notification when it is your move', settings: 'Sound and alerts', your_move_title: 'Your move',
+    rematch: 'Rematch (colours swapped)', my_games: 'My games', my_seat: (c) => `you play ${c}`,
+    rules_chinese: 'Chinese', 'rules_chinese-simple-ko': 'Chinese, simple ko', 'rules_tromp-taylor': 'Tromp–Taylor',
+    komi_label: 'Komi (points)', komi_default: 'rules\' default',
+    stones: (x) => `${x} ${x === '1' || /^[¼½¾]$/.test(x) ? 'stone' : 'stones'}`,
+    count_line: (b, w) => `Black ${b} stones, White ${w}`, komi_part: (k) => `komi ${k}`,
+    bonus_part: (b, h) => `Black returns ${b} for its ${h} handicap stones`,
+    wins_by: (c, by, r) => `${c} wins by ${by} (${r})`, draw: 'a draw (和棋)', wins_resign: (c) => `${c} wins by resignation (${c === 'Black' ? 'B' : 'W'}+R)`,
+    wins_time: (c) => `${c} wins on time (${c === 'Black' ? 'B' : 'W'}+T)`,
+    dispute: (alive, dead) => `The computer does not agree: it judges ${[alive.length ? `${alive.join(', ')} alive` : '', dead.length ? `${dead.join(', ')} dead` : ''].filter(Boolean).join(' and ')}. Its own marking is shown: accept it, or resume play to settle the stones on the board.`,
+    level_info: (l) => l ? `${l.strength}; ${l.search === 'network' ? 'the network search' : 'the playout search'}, ${l.budget}` : '',
   },
   zh: {
     new_game: '新对局', recent: '最近对局', opponent: '对手', computer: '电脑', level: '级别', friend: '朋友',
     board: '棋盘', rules: '规则', rules_en: '', handicap: '让子', placement: '摆放', fixed: '固定（星位）', free: '自由',
-    rang_xian: '（黑先，不贴目）', colour: '执子', nigiri: '', guess: '猜', odd: '单', even: '双', black: '黑',
+    rang_xian: '（黑先，不贴子）', colour: '执子', nigiri: '', guess: '猜', odd: '单', even: '双', black: '黑',
     white: '白', time: '用时', no_clock: '不计时', absolute: '包干', byoyomi: '读秒', canadian: '加拿大读秒',
     fischer: '费舍尔', main_min: '基本时间（分）', period_s: '每次读秒（秒）', periods: '读秒次数 / 手数',
     increment_s: '每步加秒', start: '开始', upload: '复盘：上传 SGF', type_move: '落子', pass: '停一手',
@@ -38,12 +54,48 @@ const T = {
     your_turn: '轮到你', thinking: '电脑思考中…', placing: '黑方摆放让子', counting: '双方停一手：点击棋块标记死活，然后同意（或续弈）。',
     ended: '终局', captures: '提子', seat_links: '把第二个链接发给朋友；第一个是你的座位，请保存。', your_link: '你的座位',
     friend_link: '朋友的座位', watching: '观战中。', undo_asked: (c) => `${c}请求悔棋。`, confirm_resign: '再点一次“认输”确认。',
-    review: (n, total) => `第 ${n} / ${total} 手`, nigiri_shown: (guess, handful, color) =>
+    review: (n, total) => `${n} / ${total} 手`, nigiri_shown: (guess, handful, color) =>
       `猜先：你猜${guess ? '单' : '双'}，对方握 ${handful} 子 — 你执${color}。`,
-    last_period: '最后一次读秒', periods_left: '次', stones_left: '手', refused: '不能这样下：', imported: '复盘对局。',
+    last_period: '最后一次读秒', periods_left: '次', stones_left: '手', refused: '不行：', imported: '复盘对局。',
     moves: '手', commentary: '解说',
+    judging: '双方停一手：正在判断死子…', your_name: '你的名字', set_name: '确定', computer_name: (level) => `天元（级别 ${level}）`,
+    undo_waits_mine: '等待对方回应你的悔棋请求。', undo_waits_yours: '请先回应悔棋请求。', undo_refused: '对方不同意悔棋。',
+    connection_lost: '连接中断，正在重连…', copy: '复制', copied: '已复制', share: '链接', spectator_link: '观战链接',
+    overtime: '读秒', ko_here: '劫', sound: '落子声和读秒提示音', speak: '语音读秒（最后 10 秒）', notify: '轮到你时发通知',
+    settings: '声音与提醒', your_move_title: '轮到你', rematch: '再来一局（交换黑白）', my_games: '我的对局',
+    my_seat: (c) => `你执${c}`, rules_chinese: '中国规则', 'rules_chinese-simple-ko': '中国规则（简单劫）',
+    'rules_tromp-taylor': 'Tromp–Taylor 规则', komi_label: '贴目（目）', komi_default: '按规则',
+    stones: (x) => `${x} 子`, count_line: (b, w) => `黑 ${b} 子 · 白 ${w} 子`, komi_part: (k) => `贴 ${k}`,
+    bonus_part: (b, h) => `黑还 ${b}（让 ${h} 子）`, wins_by: (c, by, r) => `${c}胜 ${by} · ${r}`, draw: '和棋',
+    wins_resign: (c) => `${c}中盘胜 · ${c === '黑' ? 'B' : 'W'}+R`, wins_time: (c) => `${c}超时胜 · ${c === '黑' ? 'B' : 'W'}+T`,
+    dispute: (alive, dead) => `电脑不同意：它判${[alive.length ? ` ${alive.join('、')} 为活棋` : '', dead.length ? ` ${dead.join('、')} 为死棋` : ''].filter(Boolean).join('，')}。现在显示的是电脑的判断：可以同意，或续弈，在棋盘上解决。`,
+    level_info: (l) => l ? `${l.strength_zh}；${l.search === 'network' ? '神经网络搜索' : '模拟搜索'}，${l.budget_zh}` : '',
   },
 };
+
+// The server's refusals by their code (the API's `reason`), in Chinese; English uses the
+// server's own sentence.
+const REASONS_ZH = {
+  occupied: (p) => `${p} 已有棋子`, suicide: (p) => `${p} 是禁着点：没有气，也提不掉对方的子`,
+  ko: (p) => `${p} 不能立即提回（打劫：先找劫材）`, superko: (p) => `${p} 会造成全局同形再现`,
+  off_board: (p) => `${p} 不在棋盘上`, not_your_turn: (p, c) => `现在轮到${t(c)}`, not_playing: '对局不在进行中',
+  not_counting: '双方停一手之后才能标记死子', undo_waits: '悔棋请求还在等待回应', over: '对局已经结束',
+  undo_not_in_play: '对局进行中才能悔棋', nothing_to_take_back: '还没有可以悔的棋', no_undo_request: '没有要回应的悔棋请求',
+  own_undo_request: '悔棋请求由对方回应', no_stone: (p) => `${p} 没有棋子`, marking_changed: '死子标记已经变了，请看清再同意',
+  not_proposed: '电脑还在判断死子，请稍候', too_long: '对局手数已达上限：请停一手或认输', time_ran_out: (p, c) => `${t(c)}超时`,
+  place_stones_first: '黑方先摆放让子', no_handicap_to_place: '没有要摆放的让子', handicap_stones: '让子的位置或数目不对',
+  name_long: '名字最多 40 个字', name_empty: '名字不能为空', name_unprintable: '名字只能用看得见的字符',
+  rang_xian_handicap: '让先是不让子的对局：不能同时让子', handicap_count: '这个棋盘不能让这么多子',
+  no_handicap: '这个棋盘太小，不能让子', sgf_unreadable: '不是可以读的 SGF 棋谱', sgf_replay: '棋谱不能按中国规则复盘',
+  sgf_empty: '棋谱里没有棋步，也没有棋局信息', stale_move: '棋局已经变了，请再试一次', review_only: '导入的对局只供复盘',
+};
+
+// A refusal in the page's language.
+function refusal(e) {
+  const zh = lang === 'zh' && REASONS_ZH[e.reason];
+  if (!zh) return e.message;
+  return typeof zh === 'function' ? zh(e.point, e.color) : zh;
+}
 
 let lang = localStorage.getItem('tengen-lang') || (navigator.language.startsWith('zh') ? 'zh' : 'en');
 const t = (key, ...args) => {
@@ -72,7 +124,11 @@ async function api(method, path, body, raw) {
   if (seat && path.startsWith(`/api/games/${gameId}/`)) headers.authorization = `Bearer ${seat.token}`;
   const response = await fetch(path, { method, headers, body: raw ? body : body === undefined ? undefined : JSON.stringify(body) });
   const json = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(json?.detail || response.statusText);
+  if (!response.ok) {
+    const e = new Error(json?.detail || response.statusText);
+    Object.assign(e, { reason: json?.reason, point: json?.point, color: json?.color });
+    throw e;
+  }
   return json;
 }
 
@@ -85,6 +141,54 @@ function say(text, isError) {
   const m = $('#message');
   m.textContent = text ? (isError ? t('refused') + text : text) : '';
   m.className = isError ? 'error' : '';
+}
+
+// --- Settings (this browser's) -------------------------------------------------------------
+const settings = Object.assign({ sound: true, speak: false, notify: false },
+  JSON.parse(localStorage.getItem('tengen-settings') || '{}'));
+function saveSettings() {
+  localStorage.setItem('tengen-settings', JSON.stringify(settings));
+}
+for (const key of ['sound', 'speak', 'notify']) {
+  const box = $(`#set-${key}`);
+  box.checked = settings[key];
+  box.addEventListener('change', async () => {
+    settings[key] = box.checked;
+    if (key === 'notify' && box.checked && 'Notification' in window && Notification.permission !== 'granted') {
+      settings.notify = (await Notification.requestPermission()) === 'granted';
+      box.checked = settings.notify;
+    }
+    saveSettings();
+  });
+}
+
+// --- Sound: a stone's click, the beeps of the last seconds, a spoken count -----------------
+let audio = null;
+function tone(freq, seconds, gain) {
+  if (!settings.sound) return;
+  try {
+    audio ??= new AudioContext();
+    if (audio.state === 'suspended') audio.resume();
+    const osc = audio.createOscillator(), amp = audio.createGain(), at = audio.currentTime;
+    osc.frequency.value = freq;
+    amp.gain.setValueAtTime(gain, at);
+    amp.gain.exponentialRampToValueAtTime(0.0001, at + seconds);
+    osc.connect(amp).connect(audio.destination);
+    osc.start(at);
+    osc.stop(at + seconds);
+  } catch (e) {
+    // No audio here: the page works without it.
+  }
+}
+const stoneSound = () => tone(180, 0.07, 0.3);
+function countDown(seconds) {
+  $('#countdown').textContent = String(seconds);
+  tone(seconds <= 3 ? 1320 : 880, 0.12, 0.15);
+  if (settings.speak && 'speechSynthesis' in window) {
+    const u = new SpeechSynthesisUtterance(String(seconds));
+    u.lang = lang === 'zh' ? 'zh-CN' : 'en-US';
+    speechSynthesis.speak(u);
+  }
 }
 
 // --- Routing ------------------------------------------------------------------------------
@@ -115,12 +219,19 @@ $('#new-form').addEventListener('submit', async (event) => {
   const body = {
     size: Number(f.get('size')),
     opponent: f.get('opponent') === 'friend' ? 'friend' : { computer: { level: Number(f.get('level')) } },
+    rules: f.get('rules'),
     handicap: Number(f.get('handicap')),
     placement: f.get('placement'),
     rang_xian: f.get('rang_xian') === 'on',
     color: f.get('color'),
     guess: f.get('guess'),
   };
+  if (f.get('komi') !== '') body.komi = Number(f.get('komi'));
+  const name = f.get('name').trim();
+  if (name) {
+    body.name = name;
+    localStorage.setItem('tengen-name', name);
+  }
   const main = Number(f.get('main')) * 60, period = Number(f.get('period')), periods = Number(f.get('periods'));
   body.time = {
     none: { kind: 'none' },
@@ -131,21 +242,43 @@ $('#new-form').addEventListener('submit', async (event) => {
   }[f.get('time')];
   formError('#new-error', '');
   try {
-    const created = await api('POST', '/api/games', body);
-    remember(created.id, { token: created.token, color: created.color });
-    if (created.friend_token) {
-      sessionStorage.setItem(`tengen-friend-${created.id}`, link(created.id, created.friend_token, created.color === 'black' ? 'white' : 'black'));
-    }
-    if (created.game.nigiri) {
-      sessionStorage.setItem(`tengen-nigiri-${created.id}`, t('nigiri_shown', created.game.nigiri.guess_odd, created.game.nigiri.handful, colorName(created.color)));
-    }
-    history.pushState(null, '', `/games/${created.id}#seat=${created.token}&as=${created.color}`);
-    route();
+    await createGame(body);
   } catch (e) {
-    formError('#new-error', e.message);
+    formError('#new-error', refusal(e));
     show('new');
   }
 });
+$('#new-form input[name=name]').value = localStorage.getItem('tengen-name') || '';
+
+// Creates a game, takes its seat and opens it.
+async function createGame(body) {
+  const created = await api('POST', '/api/games', body);
+  remember(created.id, { token: created.token, color: created.color });
+  if (created.friend_token) {
+    sessionStorage.setItem(`tengen-friend-${created.id}`, link(created.id, created.friend_token, created.color === 'black' ? 'white' : 'black'));
+  }
+  if (created.game.nigiri) {
+    sessionStorage.setItem(`tengen-nigiri-${created.id}`, t('nigiri_shown', created.game.nigiri.guess_odd, created.game.nigiri.handful, colorName(created.color)));
+  }
+  history.pushState(null, '', `/games/${created.id}#seat=${created.token}&as=${created.color}`);
+  route();
+}
+
+// What each level means (GET /api/levels), under the level field.
+let levels = [];
+async function loadLevels() {
+  try {
+    levels = await api('GET', '/api/levels');
+  } catch (e) {
+    levels = [];
+  }
+  showLevel();
+}
+function showLevel() {
+  const level = Number($('#new-form input[name=level]').value);
+  $('#level-info').textContent = t('level_info', levels.find((l) => l.level === level));
+}
+$('#new-form input[name=level]').addEventListener('input', showLevel);
 
 // Only the time fields of the chosen control are shown.
 function showTimeFields() {
@@ -162,21 +295,54 @@ function link(id, token, color) {
 }
 
 function remember(id, s) {
-  localStorage.setItem(`tengen-seat-${id}`, JSON.stringify(s));
+  localStorage.setItem(`tengen-seat-${id}`, JSON.stringify({ at: Date.now(), ...s }));
 }
 
 // --- Recent games and upload --------------------------------------------------------------
+// The seats this browser holds, newest first.
+function mySeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const id = key.startsWith('tengen-seat-') && key.slice('tengen-seat-'.length);
+    if (id) seats.push({ id, ...JSON.parse(localStorage.getItem(key)) });
+  }
+  return seats.sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
+}
+
+function gameLine(g, s) {
+  const li = document.createElement('li');
+  const a = document.createElement('a');
+  a.href = `/games/${g.id}`;
+  const names = `${g.black || t('black')} – ${g.white || t('white')}`;
+  a.textContent = `${names}, ${g.size}×${g.size}, ${g.moves} ${t(g.moves === 1 ? 'move' : 'moves')}${g.result ? ', ' + g.result : ''}`;
+  li.append(a);
+  if (s) li.append(` (${t('my_seat', colorName(s.color))})`);
+  return li;
+}
+
 async function loadRecent() {
-  const list = $('#recent-list');
+  const list = $('#recent-list'), mine = $('#my-list');
   list.textContent = '';
-  for (const g of await api('GET', '/api/games?limit=50')) {
+  mine.textContent = '';
+  const recent = await api('GET', '/api/games?limit=50');
+  const seats = new Map(mySeats().map((s) => [s.id, s]));
+  for (const g of recent) list.append(gameLine(g, seats.get(g.id)));
+  // My games: those in the list first, then the others this browser holds a seat of.
+  const shown = new Set();
+  for (const g of recent.filter((g) => seats.has(g.id))) {
+    mine.append(gameLine(g, seats.get(g.id)));
+    shown.add(g.id);
+  }
+  for (const s of [...seats.values()].filter((s) => !shown.has(s.id)).slice(0, 20)) {
     const li = document.createElement('li');
     const a = document.createElement('a');
-    a.href = `/games/${g.id}`;
-    a.textContent = `${g.black} – ${g.white}, ${g.size}×${g.size}, ${g.moves} ${t('moves')}${g.result ? ', ' + g.result : ''}`;
+    a.href = `/games/${s.id}`;
+    a.textContent = `${s.id} (${t('my_seat', colorName(s.color))})`;
     li.append(a);
-    list.append(li);
+    mine.append(li);
   }
+  $('#my-games').hidden = $('#all-games').hidden = seats.size === 0;
 }
 
 $('#upload').addEventListener('change', async (event) => {
@@ -187,7 +353,7 @@ $('#upload').addEventListener('change', async (event) => {
     const game = await api('POST', '/api/games/import', await file.arrayBuffer(), true);
     go(`/games/${game.id}`);
   } catch (e) {
-    formError('#upload-error', `${file.name}: ${e.message}`);
+    formError('#upload-error', `${file.name}: ${refusal(e)}`);
   } finally {
     // The same file chosen again is read again.
     event.target.value = '';
@@ -211,57 +377,139 @@ async function openGame(id) {
   try {
     update(await api('GET', `/api/games/${id}`));
   } catch (e) {
-    say(e.message, true);
+    say(refusal(e), true);
     return;
   }
   listen();
 }
 
+function copyRow(label, url, cls) {
+  const row = document.createElement('div');
+  row.className = 'link-row';
+  const name = document.createElement('span');
+  name.textContent = `${label}${lang === 'zh' ? '：' : ': '}`;
+  const input = document.createElement('input');
+  input.readOnly = true;
+  input.value = url;
+  input.className = cls;
+  input.addEventListener('focus', () => input.select());
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'copy';
+  button.textContent = t('copy');
+  button.addEventListener('click', async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch (e) {
+      document.execCommand('copy');
+    }
+    button.textContent = t('copied');
+  });
+  row.append(name, input, button);
+  return row;
+}
+
+// The links of a game: the seats (for the creator of a friend game, folding away once the
+// friend has joined) and the spectators' link.
+let seatsFolded = false;
 function showSeatLinks() {
   const box = $('#seats');
   const friend = sessionStorage.getItem(`tengen-friend-${gameId}`);
-  box.hidden = !friend;
-  if (!friend) return;
   box.textContent = '';
-  const p = document.createElement('p');
-  p.textContent = t('seat_links');
-  box.append(p);
-  for (const [label, url] of [[t('your_link'), link(gameId, seat.token, seat.color)], [t('friend_link'), friend]]) {
-    const row = document.createElement('label');
-    row.textContent = `${label}: `;
-    const input = document.createElement('input');
-    input.readOnly = true;
-    input.value = url;
-    input.className = 'seat-link';
-    input.addEventListener('focus', () => input.select());
-    row.append(input);
-    box.append(row);
+  const summary = document.createElement('summary');
+  summary.dataset.t = 'share';
+  summary.textContent = t('share');
+  box.append(summary);
+  if (friend && seat) {
+    const p = document.createElement('p');
+    p.textContent = t('seat_links');
+    box.append(p, copyRow(t('your_link'), link(gameId, seat.token, seat.color), 'seat-link'),
+      copyRow(t('friend_link'), friend, 'seat-link'));
   }
+  box.append(copyRow(t('spectator_link'), `${location.origin}/games/${gameId}`, 'watch-link'));
+  box.open = Boolean(friend) && !seatsFolded;
+  seatsFolded = false;
 }
 
+// The friend has joined once the friend's seat has moved or named itself.
+function foldSeatsOnceJoined(v) {
+  const box = $('#seats');
+  if (!box.open || !seat || !sessionStorage.getItem(`tengen-friend-${gameId}`)) return;
+  const other = seat.color === 'black' ? 'white' : 'black';
+  if (v.history.some((m) => m.color === other) || (other === 'black' ? v.black_name : v.white_name)) box.open = false;
+}
+
+let online = true;
 function listen() {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const id = gameId;
   socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live`);
+  socket.onopen = () => {
+    if (id !== gameId) return;
+    setOnline(true);
+    // What changed while the connection was down.
+    api('GET', `/api/games/${id}`).then((v) => id === gameId && update(v)).catch(() => {});
+  };
   socket.onmessage = (event) => {
     if (id === gameId) update(JSON.parse(event.data));
   };
   socket.onclose = () => {
     // Reconnect while the game is open (a server restart, a network hiccup).
-    if (id === gameId && !$('#game').hidden) setTimeout(() => id === gameId && listen(), 1000);
+    if (id === gameId && !$('#game').hidden) {
+      setOnline(false);
+      setTimeout(() => id === gameId && listen(), 1000);
+    }
   };
+}
+
+// Offline, the clocks stop on the page (what the server charges is not known): the last
+// known reading is shown, greyed, under the notice.
+function setOnline(value) {
+  if (online === value) return;
+  if (!value && view) view = { ...view, clocks: view.clocks && frozenClocks(), clock_running: null };
+  online = value;
+  $('#connection').hidden = value;
+  render();
+}
+
+function frozenClocks() {
+  const out = {};
+  for (const side of ['black', 'white']) {
+    const c = view.clocks[side];
+    const spent = view.clock_running === side ? performance.now() - receivedAt : 0;
+    out[side] = { ...c, remaining_ms: Math.max(0, (c.remaining_ms ?? 0) - spent),
+      main_ms: c.overtime ? c.main_ms : Math.max(0, c.main_ms - spent), overtime: c.overtime || c.main_ms <= spent };
+  }
+  return out;
 }
 
 function update(v) {
   // Views arrive by two roads (the answer to a request, the WebSocket) in either order: an
   // older one never replaces a newer one.
   if (view && view.id === v.id && v.events < view.events) return;
-  const before = view;
+  const before = view?.id === v.id ? view : null;
+  const wasMyTurn = myTurnLive();
   view = v;
   receivedAt = performance.now();
   if (before && before.moves !== v.moves && !(before.moves < v.moves && v.history.at(-1)?.color === seat?.color)) say('');
+  if (before && v.moves > before.moves && v.history.at(-1)?.move !== 'pass') stoneSound();
+  if (seat && v.undo_refused === seat.color && before?.undo_refused !== seat.color) say(t('undo_refused'), false);
   if (reviewAt === null) shown = v;
+  foldSeatsOnceJoined(v);
+  if (before && !wasMyTurn && myTurnLive()) notifyTurn();
   render();
+}
+
+// A notification when the player's move comes while the page is out of sight.
+function notifyTurn() {
+  if (!settings.notify || !('Notification' in window) || Notification.permission !== 'granted') return;
+  if (!document.hidden && document.hasFocus()) return;
+  try {
+    new Notification('tengen', { body: t('your_move_title'), tag: `tengen-${gameId}` });
+  } catch (e) {
+    // Some browsers allow notifications from a service worker only.
+  }
 }
 
 async function review(n) {
@@ -272,16 +520,18 @@ async function review(n) {
   render();
 }
 
-const myTurn = () =>
-  seat && view && reviewAt === null && !view.undo_request &&
-  ((view.phase === 'playing' && view.to_move === seat.color) || (view.phase === 'placing' && seat.color === 'black'));
+// The player's turn in the live game (whatever move is being reviewed).
+const myTurnLive = () =>
+  Boolean(seat && view && !view.imported && !view.undo_request &&
+    ((view.phase === 'playing' && view.to_move === seat.color) || (view.phase === 'placing' && seat.color === 'black')));
+const myTurn = () => reviewAt === null && myTurnLive();
 
 async function act(path, body) {
   say('');
   try {
     update(await api('POST', `/api/games/${gameId}/${path}`, body));
   } catch (e) {
-    say(e.message, true);
+    say(refusal(e), true);
   }
 }
 
@@ -303,8 +553,15 @@ function playAt(vertex) {
     }
     return;
   }
-  if (reviewAt !== null) return review(view.moves);
   if (!seat) return say(t('watching'));
+  if (view.undo_request) return say(t(view.undo_request === seat.color ? 'undo_waits_mine' : 'undo_waits_yours'));
+  // A click while reviewing plays on the live board when it is the player's move, else
+  // goes back to the live position.
+  if (reviewAt !== null) {
+    if (!myTurnLive()) return review(view.moves);
+    reviewAt = null;
+    shown = view;
+  }
   if (!myTurn()) return say(view.phase === 'playing' ? t('to_move', colorName(view.to_move)) : t(view.phase), true);
   return act('move', { move: vertex, number: view.moves + 1 });
 }
@@ -314,11 +571,11 @@ $('#typed').addEventListener('submit', (event) => {
   const input = $('#move-input');
   const text = input.value.trim();
   input.value = '';
-  if (!text) return;
+  if (!text || !view) return;
   if (/^pass$/i.test(text)) return act('move', { move: 'pass', number: view.moves + 1 });
   playAt(text.toUpperCase());
 });
-$('#pass').addEventListener('click', () => act('move', { move: 'pass', number: view.moves + 1 }));
+$('#pass').addEventListener('click', () => view && act('move', { move: 'pass', number: view.moves + 1 }));
 $('#undo').addEventListener('click', () => act('undo'));
 $('#undo-accept').addEventListener('click', () => act('undo/accept'));
 $('#undo-reject').addEventListener('click', () => act('undo/reject'));
@@ -357,7 +614,7 @@ document.addEventListener('keydown', (event) => {
 // --- Drawing ------------------------------------------------------------------------------
 // The proportions of a real board: lines 22.5 mm apart across and 24 mm down, lines 1 mm,
 // star points 2.5 mm, stones 21.8 mm across. One SVG unit is a millimetre.
-const DX = 22.5, DY = 24, MARGIN = 24, STONE = 21.8;
+const DX = 22.5, DY = 24, MARGIN = 30, STONE = 21.8;
 const SVG = 'http://www.w3.org/2000/svg';
 
 function el(name, attrs, parent) {
@@ -388,8 +645,9 @@ function render() {
   for (let i = 0; i < n; i++) {
     el('line', { x1: x(0), y1: y(i), x2: x(n - 1), y2: y(i), class: 'grid' }, svg);
     el('line', { x1: x(i), y1: y(0), x2: x(i), y2: y(n - 1), class: 'grid' }, svg);
-    for (const [cx, cy, text] of [[x(i), MARGIN * 0.45, LETTERS[i]], [x(i), h - MARGIN * 0.25, LETTERS[i]],
-      [MARGIN * 0.4, y(i) + 2.5, i + 1], [w - MARGIN * 0.4, y(i) + 2.5, i + 1]]) {
+    // In the margin, clear of the edge stones.
+    for (const [cx, cy, text] of [[x(i), MARGIN * 0.33, LETTERS[i]], [x(i), h - MARGIN * 0.12, LETTERS[i]],
+      [MARGIN * 0.28, y(i) + 2.5, i + 1], [w - MARGIN * 0.28, y(i) + 2.5, i + 1]]) {
       el('text', { x: cx, y: cy, class: 'coord' }, svg).textContent = text;
     }
   }
@@ -413,11 +671,18 @@ function render() {
     if (dead.has(vertex)) {
       el('path', { d: `M${x(c) - 5} ${y(r) - 5}L${x(c) + 5} ${y(r) + 5}M${x(c) + 5} ${y(r) - 5}L${x(c) - 5} ${y(r) + 5}`, class: 'cross' }, svg);
     } else if (numbers.has(vertex)) {
-      el('text', { x: x(c), y: y(r) + 3, class: `number on-${color}` }, svg).textContent = numbers.get(vertex);
+      // The last move's number stands out: the mark of the last move with numbers on.
+      const lastOne = last && last.move === vertex ? ' last-number' : '';
+      el('text', { x: x(c), y: y(r) + 3, class: `number on-${color}${lastOne}` }, svg).textContent = numbers.get(vertex);
     } else if (last && last.move === vertex) {
       el('circle', { cx: x(c), cy: y(r), r: 4.5, class: `last on-${color}` }, svg);
     }
   }));
+  // The ko point the side to move may not retake at once (live position only).
+  if (v.ko && reviewAt === null && v.phase === 'playing') {
+    const c = LETTERS.indexOf(v.ko[0]), r = Number(v.ko.slice(1)) - 1;
+    el('rect', { x: x(c) - 6, y: y(r) - 6, width: 12, height: 12, class: 'ko', 'data-vertex': v.ko }, svg);
+  }
   for (const vertex of placing) {
     const c = LETTERS.indexOf(vertex[0]), r = Number(vertex.slice(1)) - 1;
     el('circle', { cx: x(c), cy: y(r), r: STONE / 2, class: 'stone black placing', 'data-vertex': vertex }, svg);
@@ -430,7 +695,7 @@ function render() {
       const hit = el('rect', { x: x(c) - DX / 2, y: y(r) - DY / 2, width: DX, height: DY, class: 'hit', 'data-vertex': vertex }, svg);
       hit.addEventListener('click', () => playAt(vertex));
       hit.addEventListener('mouseenter', () => {
-        const empty = v.board[n - 1 - r][c] === '.';
+        const empty = v.board[n - 1 - r][c] === '.' && !(v.ko === vertex && reviewAt === null);
         shadow.setAttribute('cx', x(c));
         shadow.setAttribute('cy', y(r));
         shadow.setAttribute('visibility', empty && myTurn() ? 'visible' : 'hidden');
@@ -491,25 +756,89 @@ function moveNumbers(v) {
   return numbers;
 }
 
-function clockText(side) {
+// A clock as it reads now, counted down on the page from the view's data: main time, then
+// the current period and the periods (or the stones) left.
+function clockNow(side) {
   const c = view.clocks?.[side];
-  if (!c) return '';
-  let ms = c.remaining_ms ?? 0;
-  if (view.clock_running === side) ms = Math.max(0, ms - (performance.now() - receivedAt));
-  // While overtime runs, show the period's time; otherwise the main time.
-  const kind = view.time.kind;
-  let shownMs = ms;
-  if ((kind === 'byoyomi' || kind === 'canadian') && c.overtime) {
-    const periodMs = view.time.period * 1000;
-    shownMs = kind === 'byoyomi' ? ms - (c.periods - 1) * periodMs : ms;
-  } else if (kind === 'byoyomi' || kind === 'canadian') {
-    shownMs = Math.max(0, c.main_ms - (view.clock_running === side ? performance.now() - receivedAt : 0));
+  if (!c) return null;
+  const spent = view.clock_running === side ? performance.now() - receivedAt : 0;
+  const time = view.time, left = Math.max(0, (c.remaining_ms ?? 0) - spent);
+  const inMain = !c.overtime && c.main_ms > spent;
+  if (time.kind === 'byoyomi') {
+    if (inMain) return { ms: c.main_ms - spent, periods: c.periods, main: true };
+    const period = time.period * 1000, periods = Math.max(1, Math.ceil(left / period));
+    return { ms: left - (periods - 1) * period, periods, last: periods === 1 };
   }
-  const s = Math.ceil(Math.max(0, shownMs) / 1000);
-  let text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  if (kind === 'byoyomi') text += c.last_period ? ` (${t('last_period')})` : ` ×${c.periods} ${t('periods_left')}`;
-  if (kind === 'canadian' && c.overtime) text += ` / ${c.stones} ${t('stones_left')}`;
-  return text;
+  if (time.kind === 'canadian') {
+    if (inMain) return { ms: c.main_ms - spent, main: true };
+    return { ms: left, stones: c.overtime ? c.stones : time.stones };
+  }
+  return { ms: left };
+}
+
+const clockDigits = (ms) => {
+  const s = Math.ceil(Math.max(0, ms) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+function clockText(side) {
+  const c = clockNow(side);
+  if (!c) return '';
+  const kind = view.time.kind;
+  if (kind === 'byoyomi') {
+    if (c.main) return `${clockDigits(c.ms)} +${c.periods}×${view.time.period}s`;
+    return `${t('overtime')} ${clockDigits(c.ms)} ${c.last ? `(${t('last_period')})` : `×${c.periods} ${t('periods_left')}`}`;
+  }
+  if (kind === 'canadian') {
+    if (c.main) return `${clockDigits(c.ms)} +${view.time.stones}/${view.time.period}s`;
+    return `${t('overtime')} ${clockDigits(c.ms)} / ${c.stones} ${t('stones_left')}`;
+  }
+  return clockDigits(c.ms);
+}
+
+// The last ten seconds of the player's own running clock (a period, or the main time where
+// nothing follows it) are counted: beeps, the count in #countdown, spoken if asked for.
+let counted = null;
+function countTheLastSeconds() {
+  const side = view?.clock_running;
+  if (!side || !seat || seat.color !== side || !online) return;
+  const c = clockNow(side);
+  const last = view.time.kind === 'absolute' || view.time.kind === 'fischer' || !c.main;
+  const s = Math.ceil(c.ms / 1000);
+  if (!last || s > 10 || s < 1) return;
+  const key = `${view.events}/${c.periods ?? ''}/${c.stones ?? ''}/${s}`;
+  if (counted === key) return;
+  counted = key;
+  countDown(s);
+}
+
+// The count in stones, said in the page's language with komi and the handicap's return.
+const QUARTERS = ['', '¼', '½', '¾'];
+function stonesText(stones) {
+  const q = Math.round(Math.abs(stones) * 4), whole = Math.floor(q / 4), part = QUARTERS[q % 4];
+  return `${whole || !part ? whole : ''}${part}`;
+}
+
+function scoreText(v, s) {
+  if (!s) return '';
+  const parts = [t('count_line', stonesText(s.black), stonesText(s.white))];
+  if (v.komi) parts.push(t('komi_part', t('stones', stonesText(v.komi / 2))));
+  if (s.handicap_bonus) parts.push(t('bonus_part', t('stones', stonesText(s.handicap_bonus / 2)), v.handicap));
+  return `${parts.join(lang === 'zh' ? '；' : '; ')} — ${resultText(s.result)}`;
+}
+
+function resultText(result) {
+  const m = /^([BW])\+(.+)$/.exec(result ?? '');
+  if (!m) return t('draw');
+  const winner = colorName(m[1] === 'B' ? 'black' : 'white');
+  if (m[2] === 'R') return t('wins_resign', winner);
+  if (m[2] === 'T') return t('wins_time', winner);
+  return t('wins_by', winner, t('stones', stonesText(Number(m[2]) / 2)), result);
+}
+
+function playerName(v, side) {
+  if (v.computer === side && v.opponent.computer) return t('computer_name', v.opponent.computer.level);
+  return side === 'black' ? v.black_name : v.white_name;
 }
 
 function renderPanel() {
@@ -520,32 +849,37 @@ function renderPanel() {
     const div = document.createElement('div');
     div.className = `player ${side}${v.phase === 'playing' && v.to_move === side ? ' to-move' : ''}`;
     div.dataset.side = side;
-    const name = side === 'black' ? v.black_name : v.white_name;
-    const captures = s.captures[side];
+    const name = playerName(v, side);
     div.innerHTML = '<span class="dot"></span><span class="name"></span><span class="caps"></span><span class="clock"></span>';
-    div.querySelector('.name').textContent = `${colorName(side)} · ${name}${seat?.color === side ? ` (${t('you')})` : ''}`;
-    div.querySelector('.caps').textContent = `${t('captures')} ${captures}`;
+    const label = div.querySelector('.name');
+    label.textContent = `${colorName(side)}${name ? ` · ${name}` : ''}${seat?.color === side && !v.imported ? ` (${t('you')})` : ''}`;
+    label.title = label.textContent;
+    div.querySelector('.caps').textContent = `${t('captures')} ${s.captures[side]}`;
     const clock = div.querySelector('.clock');
     clock.textContent = clockText(side);
-    if (v.clocks?.[side]?.last_period) clock.classList.add('last-period');
+    const now = v.clocks && clockNow(side);
+    clock.classList.toggle('last-period', Boolean(now?.last));
+    clock.classList.toggle('offline', !online);
     players.append(div);
   }
   const rules = document.createElement('p');
   rules.className = 'rules-line';
-  rules.textContent = `中国规则 · ${v.komi_zh}${lang === 'en' ? ` (komi ${v.komi})` : ''}${v.handicap ? ` · ${t('handicap')} ${v.handicap}` : ''}`;
+  const preset = v.rules === 'chinese' ? '中国规则' : t(`rules_${v.rules}`);
+  rules.textContent = `${preset} · ${v.komi_zh}${lang === 'en' ? ` (komi ${v.komi})` : ''}${v.handicap ? ` · ${t('handicap')} ${v.handicap}` : ''}`;
   players.append(rules);
   let status;
   if (v.imported) status = t('imported');
-  else if (v.phase === 'ended') status = `${t('ended')}: ${v.result_zh} · ${v.result}`;
-  else if (v.phase === 'counting') status = t('counting');
+  else if (v.phase === 'ended') status = `${t('ended')}${lang === 'zh' ? '：' : ': '}${resultText(v.result)}`;
+  else if (v.phase === 'counting') status = v.proposed ? t('counting') : t('judging');
   else if (v.phase === 'placing') status = `${t('placing')} (${placing.size} / ${v.handicap})`;
   else if (v.undo_request) status = t('undo_asked', colorName(v.undo_request));
-  else if (myTurn()) status = t('your_turn');
+  else if (myTurnLive()) status = t('your_turn');
   else if (v.computer === v.to_move) status = t('thinking');
   else status = t('to_move', colorName(v.to_move));
   $('#status').textContent = status;
-  $('#score').textContent = s.score
-    ? `${s.score.black_text} · ${s.score.white_text} — ${s.score.result_zh} · ${s.score.result}` : '';
+  document.title = myTurnLive() && v.phase === 'playing' ? `● ${t('your_move_title')} — tengen` : 'tengen 天元';
+  $('#score').textContent = scoreText(v, s.score);
+  $('#dispute').textContent = v.phase === 'counting' && v.dispute ? t('dispute', v.dispute.alive, v.dispute.dead) : '';
   const seated = Boolean(seat) && !v.imported;
   const playing = v.phase === 'playing' && reviewAt === null;
   $('#pass').hidden = !seated || !playing;
@@ -555,7 +889,14 @@ function renderPanel() {
   $('#typed').hidden = !seated || !playing;
   $('#undo-accept').hidden = $('#undo-reject').hidden = !(seated && v.undo_request && v.undo_request !== seat.color);
   $('#accept').hidden = $('#resume').hidden = !(seated && v.phase === 'counting');
-  $('#accept').disabled = seated && v.accepted[seat.color];
+  $('#accept').disabled = seated && (v.accepted[seat.color] || !v.proposed);
+  $('#rematch').hidden = !(seated && v.phase === 'ended');
+  const nameForm = $('#name-form');
+  nameForm.hidden = !seated;
+  const input = $('#name-input');
+  if (seated && document.activeElement !== input && !input.dataset.edited) {
+    input.value = (seat.color === 'black' ? v.black_name : v.white_name) || localStorage.getItem('tengen-name') || '';
+  }
   const step = $('#step');
   step.max = v.moves;
   step.value = reviewAt ?? v.moves;
@@ -563,9 +904,36 @@ function renderPanel() {
   $('#sgf').href = `/api/games/${gameId}/sgf`;
 }
 
+$('#name-input').addEventListener('input', (event) => { event.target.dataset.edited = '1'; });
+$('#name-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = $('#name-input'), name = input.value.trim();
+  await act('name', { name });
+  delete input.dataset.edited;
+  if (name) localStorage.setItem('tengen-name', name);
+});
+
+// The same game again with the colours swapped (a friend gets the new seat's link).
+$('#rematch').addEventListener('click', async () => {
+  const v = view;
+  const body = {
+    size: v.size, rules: v.rules, komi: v.komi, handicap: v.handicap, placement: v.placement,
+    opponent: v.opponent, time: v.time, color: seat.color === 'black' ? 'white' : 'black',
+  };
+  const name = seat.color === 'black' ? v.black_name : v.white_name;
+  if (name) body.name = name;
+  try {
+    await createGame(body);
+  } catch (e) {
+    say(refusal(e), true);
+  }
+});
+
 function applyText() {
   document.documentElement.lang = lang;
   for (const e of document.querySelectorAll('[data-t]')) e.textContent = t(e.dataset.t);
+  for (const e of document.querySelectorAll('[data-tp]')) e.placeholder = t(e.dataset.tp);
+  $('#level-info').textContent = t('level_info', levels.find((l) => l.level === Number($('#new-form input[name=level]').value)));
   $('#lang').textContent = lang === 'en' ? '中文' : 'English';
 }
 
@@ -584,7 +952,11 @@ document.addEventListener('click', (event) => {
 });
 window.addEventListener('popstate', route);
 setInterval(() => {
-  if (view?.clock_running && !$('#game').hidden) renderPanel();
-}, 250);
+  if (view?.clock_running && online && !$('#game').hidden) {
+    renderPanel();
+    countTheLastSeconds();
+  }
+}, 200);
 route();
 render();
+loadLevels();

@@ -43,6 +43,7 @@ fn the_page_in_chromium() {
         .arg(&url)
         .arg(tmp.join("screenshots"))
         .env("NODE_PATH", modules.join("node_modules"))
+        .env("TENGEN_BIN", env!("CARGO_BIN_EXE_tengen"))
         .output()
         .expect("node is needed");
     server.kill().unwrap();

@@ -7,6 +7,8 @@ const path = require('path');
 
 const [base, shots] = process.argv.slice(2);
 const check = (ok, what) => { if (!ok) throw new Error(`failed: ${what}`); };
+const { spawn } = require('child_process');
+const readline = require('readline');
 
 const pages = [];
 
@@ -15,41 +17,65 @@ async function newPage(browser, options = {}) {
   const page = await context.newPage();
   pages.push(page);
   page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  page.on("pageerror", (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
   return page;
 }
 
 const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
 const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
 
+// What the page's sounds and notifications did: the oscillators started, the notifications
+// shown (each browser context counts its own).
+const HOOKS = () => {
+  window.__tones = 0;
+  window.__notes = [];
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) { window.__tones++; return start.apply(this, a); };
+  window.Notification = class { constructor(title, o) { window.__notes.push(o?.body ?? title); } };
+  window.Notification.permission = 'granted';
+  window.Notification.requestPermission = async () => 'granted';
+};
+
+const text = (page, selector) => page.locator(selector).textContent();
+const inUpperRight = (vertex, n) => 'ABCDEFGHJKLMNOPQRST'.indexOf(vertex[0]) * 2 > n - 1 && (Number(vertex.slice(1)) - 1) * 2 > n - 1;
+
 async function gameAgainstTheComputer(browser) {
   const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
   await page.goto(base + '/');
   await page.locator('input[name=level]').fill('1');
+  await page.waitForFunction(() => /playout search/.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=size][value="9"]').check();
-  await page.locator('input[name=color][value=black]').check();
+  await page.locator('input[name=color][value=white]').check();
   await page.screenshot({ path: path.join(shots, '1-new-game.png') });
   await page.locator('#create').click();
   await page.waitForURL(/\/games\/[0-9a-f]+$/);
   await page.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
   check((await page.locator('rect.hit').count()) === 81, '81 points on a 9×9 board');
+  // The computer opens as Black in its own upper-right corner (对局礼仪).
+  await page.locator('circle.stone.black').first().waitFor();
+  const opening = await page.locator('circle.stone.black').first().getAttribute('data-vertex');
+  check(inUpperRight(opening, 9), `the computer's first stone in its upper-right corner: ${opening}`);
+  check(/tengen \(level 1\)/.test(await text(page, '.player.black .name')) && /\(you\)/.test(await text(page, '.player.white .name')),
+    'the computer is named, the player is "you"');
   // A move by clicking; the computer answers.
+  await page.waitForFunction(() => !document.querySelector('#pass').disabled);
   await hit(page, 'E5').click();
-  await stone(page, 'black', 'E5').waitFor();
-  await page.locator('circle.stone.white').first().waitFor();
+  await stone(page, 'white', 'E5').waitFor();
   // A move by keyboard.
-  await page.waitForFunction(() => document.querySelector('#status').textContent.length > 0 && !document.querySelector('#pass').disabled);
-  const free = await page.evaluate(() => ['C3', 'G7', 'C7', 'G3', 'D4'].find((v) => !document.querySelector(`circle.stone[data-vertex="${v}"]`)));
+  await page.waitForFunction(() => Number(document.querySelector('#step').max) >= 3 && !document.querySelector('#pass').disabled);
+  const free = await page.evaluate(() => ['C3', 'G3', 'C7', 'D4', 'F4'].find((v) => !document.querySelector(`circle.stone[data-vertex="${v}"]`)));
   await page.keyboard.type(free);
   await page.keyboard.press('Enter');
-  await stone(page, 'black', free).waitFor();
-  // The computer's second answer: four moves played, Black to move again.
-  await page.waitForFunction(() => Number(document.querySelector('#step').max) >= 4 && !document.querySelector('#pass').disabled);
+  await stone(page, 'white', free).waitFor();
+  await page.waitForFunction(() => Number(document.querySelector('#step').max) >= 5 && !document.querySelector('#pass').disabled);
   await page.screenshot({ path: path.join(shots, '2-game.png') });
+  // The weakest level plays stones on an open board: no pass among its first moves.
+  const early = await page.evaluate(async () => (await (await fetch(`/api/games/${location.pathname.split('/')[2]}`)).json()).history);
+  check(early.slice(0, 5).every((m) => m.move !== 'pass'), `no early pass: ${JSON.stringify(early)}`);
   // An illegal move explains itself in a line of text.
   await hit(page, 'E5').click();
-  await page.waitForFunction(() => /occupied/.test(document.querySelector('#message').textContent));
-  // Pass until two passes end play (the computer passes when it has nothing better).
+  await page.waitForFunction(() => /occupied/.test(document.querySelector('#message')?.textContent));
+  // Pass until two passes end play (the computer passes back once the board is settled).
   for (let i = 0; i < 120; i++) {
     const phase = await page.evaluate(() => document.querySelector('#accept').hidden ? 'play' : 'counting');
     if (phase === 'counting') break;
@@ -58,74 +84,158 @@ async function gameAgainstTheComputer(browser) {
     await page.waitForTimeout(50);
   }
   check(await page.locator('#accept').isVisible(), 'two passes lead to counting');
-  // The engine's proposal arrives; then toggle a chain dead and back, mark one dead, accept.
-  await page.waitForTimeout(500);
-  const white = await page.locator('circle.stone.white').first().getAttribute('data-vertex');
-  const wasDead = await stone(page, 'white', white).evaluate((e) => e.classList.contains('dead'));
-  await hit(page, white).click();
-  await page.waitForFunction(([v, d]) => document.querySelector(`circle.stone[data-vertex="${v}"]`).classList.contains('dead') !== d, [white, wasDead]);
-  if (wasDead) {
-    await hit(page, white).click();
-    await page.waitForFunction((v) => document.querySelector(`circle.stone[data-vertex="${v}"]`).classList.contains('dead'), white);
+  await page.waitForFunction(() => !document.querySelector('#accept').disabled);
+  // The engine's proposal arrives; the count is said in English, komi explained.
+  await page.waitForFunction(() => /^Black [\d¼½¾]+ stones, White [\d¼½¾]+; komi 3¾ stones — (Black|White) wins by .+ \([BW]\+[\d.]+\)$/.test(document.querySelector('#score')?.textContent));
+  // Marking the computer's chains dead: it does not agree, says which, and puts its own
+  // marking back.
+  for (let i = 0; i < 40; i++) {
+    const black = await page.evaluate(() => [...document.querySelectorAll('circle.stone.black')].find((e) => !e.classList.contains('dead'))?.getAttribute('data-vertex'));
+    if (!black) break;
+    await hit(page, black).click();
+    await page.waitForFunction((v) => document.querySelector(`circle.stone[data-vertex="${v}"]`).classList.contains('dead'), black);
   }
+  const black = await page.locator('circle.stone.black').first().getAttribute('data-vertex');
   check(await page.locator('path.cross').count() > 0, 'dead stones are crossed');
-  check(/子/.test(await page.locator('#score').textContent()), 'the count in stones is shown');
   await page.screenshot({ path: path.join(shots, '3-counting.png') });
   await page.locator('#accept').click();
-  await page.waitForFunction(() => /[BW]\+/.test(document.querySelector('#status').textContent));
-  const status = await page.locator('#status').textContent();
-  check(/胜/.test(status), `the result in both forms: ${status}`);
+  await page.waitForFunction(() => /^The computer does not agree: it judges .+ alive/.test(document.querySelector('#dispute')?.textContent));
+  check(await page.locator('#accept').isVisible() && !(await stone(page, 'black', black).evaluate((e) => e.classList.contains('dead'))),
+    'still counting, with the computer\'s marking');
+  await page.screenshot({ path: path.join(shots, '3b-dispute.png') });
+  // Its own marking it accepts.
+  await page.locator('#accept').click();
+  await page.waitForFunction(() => /^Game over: (Black|White) wins by .+ \([BW]\+/.test(document.querySelector('#status')?.textContent));
   await page.screenshot({ path: path.join(shots, '4-result.png') });
   // The SGF download.
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#sgf').click()]);
   const sgf = fs.readFileSync(await download.path(), 'utf8');
-  check(sgf.startsWith('(;GM[1]') && sgf.includes(';B[ee]') && /RE\[[BW]\+/.test(sgf), `the SGF: ${sgf.slice(0, 120)}`);
+  check(sgf.startsWith('(;GM[1]') && sgf.includes(';W[ee]') && /RE\[[BW]\+/.test(sgf) && sgf.includes('PB[tengen (level 1)]'), `the SGF: ${sgf.slice(0, 160)}`);
   // Review: arrow keys step back through the moves.
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('Home');
   await page.waitForFunction(() => document.querySelectorAll('circle.stone').length === 0);
   await page.keyboard.press('ArrowRight');
-  await stone(page, 'black', 'E5').waitFor();
+  await page.keyboard.press('ArrowRight');
+  await stone(page, 'white', 'E5').waitFor();
   // The commentary names the move on the board: E5 is 天元, a 星, in the 中腹.
   await page.waitForFunction(() => {
-    const text = document.querySelector('#commentary').textContent;
+    const text = document.querySelector('#commentary')?.textContent;
     return /天元/.test(text) && /centre point/.test(text) && /中腹/.test(text);
   });
   await page.screenshot({ path: path.join(shots, '4b-commentary.png') });
-  // The language switch.
+  // The language switch: the result in Chinese, with a full-width colon.
   await page.locator('#lang').click();
-  await page.waitForFunction(() => document.querySelector('#pass').textContent === '停一手' || document.querySelector('#undo').textContent === '悔棋');
+  await page.waitForFunction(() => document.querySelector('#undo')?.textContent === '悔棋' && /^终局：[黑白](胜|中盘胜)/.test(document.querySelector('#status')?.textContent));
   await page.context().close();
 }
 
+async function newFriendGame(page, { size = '9', handicap, time, name } = {}) {
+  await page.goto(base + '/');
+  await page.locator('input[name=opponent][value=friend]').check();
+  await page.locator(`input[name=size][value="${size}"]`).check();
+  await page.locator('input[name=color][value=black]').check();
+  if (name !== undefined) await page.locator('#new-form input[name=name]').fill(name);
+  if (handicap) await page.locator('select[name=handicap]').selectOption(handicap);
+  if (time) {
+    await page.locator('select[name=time]').selectOption(time.kind);
+    for (const [field, value] of Object.entries(time)) if (field !== 'kind') await page.locator(`input[name=${field}]`).fill(String(value));
+  }
+  await page.locator('#create').click();
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  await page.locator('rect.hit').nth(size * size - 1).waitFor({ state: 'attached' });
+  return page.locator('.seat-link').nth(1).inputValue();
+}
+
+async function typeMove(page, vertex, color) {
+  await page.waitForFunction(() => !document.querySelector('#pass').disabled);
+  await page.locator('#move-input').fill(vertex);
+  await page.locator('#move-input').press('Enter');
+  await stone(page, color, vertex).waitFor({ timeout: 5000 });
+}
+
 async function gameBetweenFriends(browser) {
-  const one = await newPage(browser, { viewport: { width: 1200, height: 850 } });
+  const one = await newPage(browser, { viewport: { width: 1280, height: 860 } });
   await one.goto(base + '/');
   await one.locator('input[name=opponent][value=friend]').check();
-  await one.locator('input[name=size][value="9"]').check();
-  await one.locator('input[name=color][value=black]').check();
   await one.locator('select[name=time]').selectOption('byoyomi');
   check(await one.locator('input[name=increment]').isHidden(), 'only the chosen control\'s fields');
-  await one.locator('#create').click();
-  await one.waitForURL(/\/games\/[0-9a-f]+$/);
-  await one.waitForFunction(() => /^\d+:\d\d ×3/.test(document.querySelector('.player.black .clock')?.textContent ?? ''));
-  const friendLink = await one.locator('.seat-link').nth(1).inputValue();
+  const friendLink = await newFriendGame(one, { name: 'Alice', time: { kind: 'byoyomi', main: 5 } });
   check(/#seat=[0-9a-f]{32}&as=white$/.test(friendLink), `the friend's link: ${friendLink}`);
-  // The friend opens the second link, on a phone.
+  check(await one.locator('#seats').evaluate((e) => e.open) && await one.locator('#seats button.copy').count() === 3, 'the links open, each with a copy button');
+  await one.screenshot({ path: path.join(shots, '5a-links.png') });
+  // The friend opens the second link, on a phone, and names the seat.
   const two = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await two.addInitScript(HOOKS);
+  await two.addInitScript(() => {
+    localStorage.setItem('tengen-settings', JSON.stringify({ sound: true, notify: true }));
+    document.hasFocus = () => false;
+  });
   await two.goto(friendLink);
   await two.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
-  await hit(one, 'D4').click();
-  await stone(two, 'black', 'D4').waitFor({ timeout: 5000 });
-  await two.locator('#move-input').fill('F6');
-  await two.locator('#move-input').press('Enter');
-  await stone(one, 'white', 'F6').waitFor({ timeout: 5000 });
+  await two.locator('#name-input').fill('Bob');
+  await two.locator('#name-form button').click();
+  await one.waitForFunction(() => document.querySelector('.player.white .name')?.textContent === 'White · Bob');
+  check(await text(one, '.player.black .name') === 'Black · Alice (you)', 'the creator sees itself as you');
+  check(await text(two, '.player.black .name') === 'Black · Alice' && await text(two, '.player.white .name') === 'White · Bob (you)',
+    `the friend sees the creator by name: ${await text(two, '.player.black .name')}`);
+  // Moves both ways; the friend's page says whose turn in the tab's title and notifies.
+  await hit(one, 'C5').click();
+  await stone(two, 'black', 'C5').waitFor({ timeout: 5000 });
+  await two.waitForFunction(() => document.title.startsWith('●') && window.__notes.length > 0 && window.__tones > 0);
+  await typeMove(two, 'E4', 'white');
+  await one.waitForFunction(() => !document.querySelector('#seats').open);
+  // A ko: White takes at D5; Black may not retake E5 at once. The point is marked, no
+  // hover stone shows there, and a click says why.
+  for (const [page, v, c] of [[one, 'D4', 'black'], [two, 'E6', 'white'], [one, 'D6', 'black'], [two, 'F5', 'white'], [one, 'E5', 'black'], [two, 'D5', 'white']]) {
+    await typeMove(page, v, c);
+  }
+  await one.locator('rect.ko[data-vertex="E5"]').waitFor();
+  await hit(one, 'E5').hover();
+  check(await one.locator('circle.shadow').getAttribute('visibility') === 'hidden', 'no hover stone on the ko point');
+  await hit(one, 'E5').click();
+  await one.waitForFunction(() => /retakes the ko/.test(document.querySelector('#message')?.textContent));
+  await one.screenshot({ path: path.join(shots, '6-ko.png') });
+  // Undo asked, a click meanwhile, the refusal told.
+  await typeMove(one, 'J1', 'black');
+  await one.locator('#undo').click();
+  await two.locator('#undo-reject').waitFor();
+  await hit(one, 'A9').click();
+  await one.waitForFunction(() => document.querySelector('#message')?.textContent === 'Waiting for the answer to your undo request.');
+  await two.locator('#undo-reject').click();
+  await one.waitForFunction(() => document.querySelector('#message')?.textContent === 'Your undo request was refused.');
+  // Reviewing on one's own move: the status says so, and a click plays on the live board.
+  await two.locator('#first').click();
+  await two.waitForFunction(() => document.querySelectorAll('circle.stone').length === 0 && document.querySelector('#status')?.textContent === 'Your turn');
+  await hit(two, 'A9').click();
+  await stone(one, 'white', 'A9').waitFor({ timeout: 5000 });
+  await two.waitForFunction(() => document.querySelectorAll('circle.stone').length > 5);
+  // Chinese on the phone: a refusal by its code, not the server's English.
+  await two.locator('#lang').click();
+  await hit(one, 'B9').click();
+  await stone(two, 'black', 'B9').waitFor({ timeout: 5000 });
+  await hit(two, 'C5').click();
+  await two.waitForFunction(() => document.querySelector('#message')?.textContent === '不行：C5 已有棋子');
+  // Layout: one line each for the header, the names and the step label, even in Chinese.
+  const height = (page, sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().height);
+  check(await height(two, 'header') < 50, `the header on one line on a phone: ${await height(two, 'header')}`);
+  check(await height(two, '#step-label') < 30 && await height(one, '.player.black .name') < 30, 'the step label and names on one line');
   const box = await two.locator('#board').boundingBox();
+  check(box.width <= 390 && box.width > 300, `the board fits a phone: ${box.width}`);
+  const wide = await two.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 390, `nothing wider than the phone: ${wide}`);
+  check(await text(two, '#seats summary') === '链接', 'the links box in Chinese');
+  await two.screenshot({ path: path.join(shots, '5-phone.png'), fullPage: true });
+  await one.screenshot({ path: path.join(shots, '6b-friend-game.png') });
+  // The record carries both names.
+  const sgf = await one.evaluate(async () => (await fetch(`/api/games/${location.pathname.split('/')[2]}/sgf`)).text());
+  check(sgf.includes('PB[Alice]') && sgf.includes('PW[Bob]'), `the names in the SGF: ${sgf.slice(0, 120)}`);
   // Free handicap placement by clicking: two stones, then White moves.
   await one.goto(base + '/');
   await one.locator('input[name=opponent][value=friend]').check();
   await one.locator('input[name=size][value="9"]').check();
   await one.locator('input[name=color][value=black]').check();
+  await one.locator('select[name=time]').selectOption('none');
   await one.locator('select[name=handicap]').selectOption('2');
   await one.locator('select[name=placement]').selectOption('free');
   await one.locator('#create').click();
@@ -133,13 +243,135 @@ async function gameBetweenFriends(browser) {
   await one.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
   await hit(one, 'C3').click();
   await hit(one, 'G7').click();
-  await one.waitForFunction(() => /White|白/.test(document.querySelector('#status').textContent));
+  await one.waitForFunction(() => /White|白/.test(document.querySelector('#status')?.textContent));
   check((await one.locator('circle.stone.black').count()) === 2, 'two handicap stones placed');
-  check(box.width <= 390 && box.width > 300, `the board fits a phone: ${box.width}`);
-  await two.screenshot({ path: path.join(shots, '5-phone.png'), fullPage: true });
-  await one.screenshot({ path: path.join(shots, '6-friend-game.png') });
   await one.context().close();
   await two.context().close();
+}
+
+// Byo-yomi on the page: the clocks wait for the first stone, main time runs out, the period
+// counts down with the periods left, the last period is marked, the last seconds beep and
+// are counted, and the flag falls.
+async function overtimeCountsDown(browser) {
+  const one = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  const friendLink = await newFriendGame(one, { time: { kind: 'byoyomi', main: 0.05, period: 2, periods: 3 } });
+  const two = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  await two.addInitScript(HOOKS);
+  await two.goto(friendLink);
+  await two.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
+  const clock = (page, side) => text(page, `.player.${side} .clock`);
+  const before = await clock(one, 'black');
+  await one.waitForTimeout(1500);
+  check(before === '0:03 +3×2s' && await clock(one, 'black') === before, `the clock waits for the first stone: ${before}`);
+  await hit(one, 'E5').click();
+  await stone(two, 'black', 'E5').waitFor({ timeout: 5000 });
+  // White's main time (3 s) runs out: the page goes on into the periods by itself.
+  await two.waitForFunction(() => /^overtime \d:\d\d ×[23] periods$/.test(document.querySelector('.player.white .clock')?.textContent), null, { timeout: 6000 });
+  const seen = new Set();
+  const api = async () => (await two.evaluate(async () => (await (await fetch(`/api/games/${location.pathname.split('/')[2]}`)).json()).clocks.white));
+  let agreed = 0;
+  for (let i = 0; i < 40 && !(await two.locator('.player.white .clock.last-period').count()); i++) {
+    const shown = await clock(two, 'white');
+    seen.add(shown);
+    const server = await api();
+    const periods = Number((/×(\d)/.exec(shown) || [0, 1])[1]);
+    // Away from a period's end both count the same periods left.
+    if (server.period_ms > 400 && server.period_ms < 1600 && server.periods === periods) agreed++;
+    await two.waitForTimeout(150);
+  }
+  check(seen.size >= 4, `the period counts down: ${[...seen].join(' | ')}`);
+  check(agreed > 0, 'the page and the server agree on the periods left');
+  check(/last period/.test(await clock(two, 'white')), 'the last period is marked');
+  await two.screenshot({ path: path.join(shots, '9-last-period.png') });
+  await two.waitForFunction(() => /wins on time \(B\+T\)/.test(document.querySelector('#status')?.textContent), null, { timeout: 5000 });
+  const [tones, count] = await two.evaluate(() => [window.__tones, document.querySelector('#countdown')?.textContent]);
+  check(tones >= 3 && /^[12]$/.test(count), `the last seconds beep and are counted: ${tones} tones, count ${count}`);
+  await one.context().close();
+  await two.context().close();
+}
+
+// The count explains komi and the handicap's return, in both languages.
+async function theCountExplainsItself(browser) {
+  const one = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  const friendLink = await newFriendGame(one, { handicap: '2' });
+  const two = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  await two.goto(friendLink);
+  await two.locator('#pass').waitFor();
+  await two.waitForFunction(() => !document.querySelector('#pass').disabled);
+  await two.locator('#pass').click();
+  await one.waitForFunction(() => !document.querySelector('#pass').disabled);
+  await one.locator('#pass').click();
+  await one.waitForFunction(() => /^Black 81 stones, White 0; Black returns 1 stone for its 2 handicap stones — Black wins by 39½ stones \(B\+79\)$/.test(document.querySelector('#score')?.textContent));
+  await one.locator('#lang').click();
+  await one.waitForFunction(() => document.querySelector('#score')?.textContent === '黑 81 子 · 白 0 子；黑还 1 子（让 2 子） — 黑胜 39½ 子 · B+79');
+  await one.screenshot({ path: path.join(shots, '10-count-zh.png') });
+  await one.context().close();
+  await two.context().close();
+}
+
+// The game settings of the API on the page: rules, komi, a rematch with colours swapped, the
+// spectators' link, my games.
+async function settingsRematchAndMyGames(browser) {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  await page.goto(base + '/');
+  await page.locator('input[name=level]').fill('8');
+  await page.waitForFunction(() => /20000 simulations a move/.test(document.querySelector('#level-info')?.textContent));
+  await page.locator('input[name=level]').fill('2');
+  await page.locator('input[name=size][value="9"]').check();
+  await page.locator('input[name=color][value=black]').check();
+  await page.locator('select[name=rules]').selectOption('tromp-taylor');
+  await page.locator('input[name=komi]').fill('6.5');
+  await page.locator('#create').click();
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  const first = page.url();
+  await page.waitForFunction(() => /^Tromp–Taylor · 贴 3¼ 子 \(komi 6\.5\)/.test(document.querySelector('#players .rules-line')?.textContent));
+  const watch = await page.locator('.watch-link').inputValue();
+  check(watch === first, `the spectators' link: ${watch}`);
+  await page.locator('#resign').click();
+  await page.locator('#resign').click();
+  await page.waitForFunction(() => /wins by resignation \(W\+R\)/.test(document.querySelector('#status')?.textContent));
+  await page.locator('#rematch').click();
+  await page.waitForURL((url) => url.href !== first && /\/games\/[0-9a-f]+$/.test(url.href));
+  await page.waitForFunction(() => /\(you\)/.test(document.querySelector('.player.white .name')?.textContent));
+  check(/^Tromp–Taylor · 贴 3¼ 子/.test(await text(page, '#players .rules-line')), 'the rematch keeps the rules and komi');
+  await page.locator('a[href="/games"]').click();
+  await page.waitForFunction(() => document.querySelectorAll('#my-list li').length >= 2);
+  const mine = await text(page, '#my-list');
+  check(/you play Black/.test(mine) && /you play White/.test(mine), `my games: ${mine}`);
+  await page.screenshot({ path: path.join(shots, '11-my-games.png') });
+  await page.context().close();
+}
+
+// The server goes down: the page says so and stops its clocks; back up, it carries on.
+async function connectionLost(browser) {
+  const dir = fs.mkdtempSync(path.join(shots, '..', 'conn-'));
+  const start = (addr) => new Promise((resolve) => {
+    const child = spawn(process.env.TENGEN_BIN, ['serve', '--addr', addr, '--db', 'sqlite://games.db'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+    readline.createInterface({ input: child.stdout }).once('line', (line) => resolve([child, /http:\/\/([^/]+)\//.exec(line)[1]]));
+  });
+  let [server, addr] = await start('127.0.0.1:0');
+  const page = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  await page.goto(`http://${addr}/`);
+  await page.locator('input[name=opponent][value=friend]').check();
+  await page.locator('input[name=size][value="9"]').check();
+  await page.locator('input[name=color][value=black]').check();
+  await page.locator('select[name=time]').selectOption('absolute');
+  await page.locator('#create').click();
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  await page.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
+  await hit(page, 'E5').click();
+  await stone(page, 'black', 'E5').waitFor();
+  server.kill('SIGKILL');
+  await page.locator('#connection').waitFor({ timeout: 5000 });
+  const frozen = await text(page, '.player.white .clock');
+  await page.waitForTimeout(1500);
+  check(await text(page, '.player.white .clock') === frozen && await page.locator('.clock.offline').count() === 2, 'the clocks stop, greyed, while offline');
+  await page.screenshot({ path: path.join(shots, '12-connection-lost.png') });
+  [server] = await start(addr);
+  await page.locator('#connection').waitFor({ state: 'hidden', timeout: 10000 });
+  await page.waitForFunction((f) => document.querySelector('.player.white .clock')?.textContent !== f, frozen, { timeout: 5000 });
+  await page.context().close();
+  server.kill('SIGKILL');
 }
 
 // A refused upload or new game says why where the player acted, in both languages.
@@ -149,14 +381,14 @@ async function refusalsShowWhereThePlayerActed(browser) {
   const upload = (name, text) =>
     page.locator('#upload input[type=file]').setInputFiles({ name, mimeType: 'application/x-go-sgf', buffer: Buffer.from(text) });
   await upload('broken.sgf', 'not a game at all');
-  await page.waitForFunction(() => document.querySelector('#upload-error').textContent.length > 0);
+  await page.waitForFunction(() => document.querySelector('#upload-error')?.textContent.length > 0);
   const said = await page.locator('#upload-error').textContent();
   check(await page.locator('#upload-error').isVisible() && /^broken\.sgf: /.test(said), `the upload's refusal is shown: ${said}`);
   await page.screenshot({ path: path.join(shots, '7-upload-refused.png') });
   // The same file again is read again (and refused again); a good one opens for review.
   await page.evaluate(() => { document.querySelector('#upload-error').textContent = ''; });
   await upload('broken.sgf', 'not a game at all');
-  await page.waitForFunction(() => document.querySelector('#upload-error').textContent.length > 0);
+  await page.waitForFunction(() => document.querySelector('#upload-error')?.textContent.length > 0);
   await upload('good.sgf', '(;GM[1]FF[4]SZ[9];B[ee];W[cc])');
   await page.waitForURL(/\/games\/[0-9a-f]+$/);
   // Handicap stones and 让先 at once: the refusal stands under the form, in Chinese too.
@@ -167,9 +399,10 @@ async function refusalsShowWhereThePlayerActed(browser) {
     await page.locator('select[name=handicap]').selectOption('2');
     await page.locator('input[name=rang_xian]').check();
     await page.locator('#create').click();
-    await page.waitForFunction(() => document.querySelector('#new-error').textContent.length > 0);
+    await page.waitForFunction(() => document.querySelector('#new-error')?.textContent.length > 0);
     const text = await page.locator('#new-error').textContent();
     check(await page.locator('#new-error').isVisible() && /让先/.test(text), `the new game's refusal is shown (${lang}): ${text}`);
+    if (lang === 'zh') check(text === '让先是不让子的对局：不能同时让子', `in Chinese: ${text}`);
     check(page.url() === base + '/', 'the form stays');
   }
   await page.screenshot({ path: path.join(shots, '8-new-game-refused.png') });
@@ -185,6 +418,10 @@ async function refusalsShowWhereThePlayerActed(browser) {
   try {
     await gameAgainstTheComputer(browser);
     await gameBetweenFriends(browser);
+    await overtimeCountsDown(browser);
+    await theCountExplainsItself(browser);
+    await settingsRematchAndMyGames(browser);
+    await connectionLost(browser);
     await refusalsShowWhereThePlayerActed(browser);
   } catch (e) {
     // What the page showed when it failed: a screenshot and its text.
