@@ -787,11 +787,11 @@ function clockText(side) {
   const kind = view.time.kind;
   if (kind === 'byoyomi') {
     if (c.main) return `${clockDigits(c.ms)} +${c.periods}×${view.time.period}s`;
-    return `${t('overtime')} ${clockDigits(c.ms)} ${c.last ? `(${t('last_period')})` : `×${c.periods} ${t('periods_left')}`}`;
+    return `${clockDigits(c.ms)} ${c.last ? t('last_period') : `×${c.periods} ${t('periods_left')}`}`;
   }
   if (kind === 'canadian') {
     if (c.main) return `${clockDigits(c.ms)} +${view.time.stones}/${view.time.period}s`;
-    return `${t('overtime')} ${clockDigits(c.ms)} / ${c.stones} ${t('stones_left')}`;
+    return `${clockDigits(c.ms)} / ${c.stones} ${t('stones_left')}`;
   }
   return clockDigits(c.ms);
 }
@@ -854,10 +854,11 @@ function renderPanel() {
     const label = div.querySelector('.name');
     label.textContent = `${colorName(side)}${name ? ` · ${name}` : ''}${seat?.color === side && !v.imported ? ` (${t('you')})` : ''}`;
     label.title = label.textContent;
-    div.querySelector('.caps').textContent = `${t('captures')} ${s.captures[side]}`;
     const clock = div.querySelector('.clock');
     clock.textContent = clockText(side);
     const now = v.clocks && clockNow(side);
+    const overtime = now && now.main === undefined && ['byoyomi', 'canadian'].includes(v.time.kind);
+    div.querySelector('.caps').textContent = `${t('captures')} ${s.captures[side]}${overtime ? ` · ${t('overtime')}` : ''}`;
     clock.classList.toggle('last-period', Boolean(now?.last));
     clock.classList.toggle('offline', !online);
     players.append(div);
@@ -869,7 +870,9 @@ function renderPanel() {
   players.append(rules);
   let status;
   if (v.imported) status = t('imported');
-  else if (v.phase === 'ended') status = `${t('ended')}${lang === 'zh' ? '：' : ': '}${resultText(v.result)}`;
+  else if (v.phase === 'ended') {
+    status = `${t('ended')}${lang === 'zh' ? '：' : ': '}${resultText(v.result)}${lang === 'en' ? ` · ${v.result_zh}` : ''}`;
+  }
   else if (v.phase === 'counting') status = v.proposed ? t('counting') : t('judging');
   else if (v.phase === 'placing') status = `${t('placing')} (${placing.size} / ${v.handicap})`;
   else if (v.undo_request) status = t('undo_asked', colorName(v.undo_request));
@@ -879,6 +882,8 @@ function renderPanel() {
   $('#status').textContent = status;
   document.title = myTurnLive() && v.phase === 'playing' ? `● ${t('your_move_title')} — tengen` : 'tengen 天元';
   $('#score').textContent = scoreText(v, s.score);
+  // In English the Chinese count too, as a Chinese referee says it.
+  $('#score-zh').textContent = lang === 'en' && s.score ? `${s.score.black_text} · ${s.score.white_text} — ${s.score.result_zh}` : '';
   $('#dispute').textContent = v.phase === 'counting' && v.dispute ? t('dispute', v.dispute.alive, v.dispute.dead) : '';
   const seated = Boolean(seat) && !v.imported;
   const playing = v.phase === 'playing' && reviewAt === null;

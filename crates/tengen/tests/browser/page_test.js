@@ -196,6 +196,11 @@ async function gameBetweenFriends(browser) {
   await hit(one, 'E5').click();
   await one.waitForFunction(() => /retakes the ko/.test(document.querySelector('#message')?.textContent));
   await one.screenshot({ path: path.join(shots, '6-ko.png') });
+  // Move numbers on: the last move (8, White's D5) still stands out.
+  await one.locator('#numbers').check();
+  check(await one.locator('text.number.last-number').textContent() === '8', 'the last move marked with numbers on');
+  await one.screenshot({ path: path.join(shots, '6a-numbers.png') });
+  await one.locator('#numbers').uncheck();
   // Undo asked, a click meanwhile, the refusal told.
   await typeMove(one, 'J1', 'black');
   await one.locator('#undo').click();
@@ -266,7 +271,8 @@ async function overtimeCountsDown(browser) {
   await hit(one, 'E5').click();
   await stone(two, 'black', 'E5').waitFor({ timeout: 5000 });
   // White's main time (3 s) runs out: the page goes on into the periods by itself.
-  await two.waitForFunction(() => /^overtime \d:\d\d ×[23] periods$/.test(document.querySelector('.player.white .clock')?.textContent), null, { timeout: 6000 });
+  await two.waitForFunction(() => /^\d:\d\d ×[23] periods$/.test(document.querySelector('.player.white .clock')?.textContent) &&
+    /overtime/.test(document.querySelector('.player.white .caps')?.textContent), null, { timeout: 6000 });
   const seen = new Set();
   const api = async () => (await two.evaluate(async () => (await (await fetch(`/api/games/${location.pathname.split('/')[2]}`)).json()).clocks.white));
   let agreed = 0;
@@ -302,6 +308,7 @@ async function theCountExplainsItself(browser) {
   await one.waitForFunction(() => !document.querySelector('#pass').disabled);
   await one.locator('#pass').click();
   await one.waitForFunction(() => /^Black 81 stones, White 0; Black returns 1 stone for its 2 handicap stones — Black wins by 39½ stones \(B\+79\)$/.test(document.querySelector('#score')?.textContent));
+  check((await text(one, '#score-zh')).startsWith('黑 81 子 · 白 0 子 — 黑胜 39'), `the Chinese count beside: ${await text(one, '#score-zh')}`);
   await one.locator('#lang').click();
   await one.waitForFunction(() => document.querySelector('#score')?.textContent === '黑 81 子 · 白 0 子；黑还 1 子（让 2 子） — 黑胜 39½ 子 · B+79');
   await one.screenshot({ path: path.join(shots, '10-count-zh.png') });
