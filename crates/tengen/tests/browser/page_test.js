@@ -232,6 +232,8 @@ async function gameBetweenFriends(browser) {
   check(await text(two, '#seats summary') === '链接', 'the links box in Chinese');
   await two.screenshot({ path: path.join(shots, '5-phone.png'), fullPage: true });
   await one.screenshot({ path: path.join(shots, '6b-friend-game.png') });
+  const desk = await one.locator('#board').boundingBox();
+  check(desk.y + desk.height <= 860, `the whole board above the fold at 1280×860: ${desk.y + desk.height}`);
   // The record carries both names.
   const sgf = await one.evaluate(async () => (await fetch(`/api/games/${location.pathname.split('/')[2]}/sgf`)).text());
   check(sgf.includes('PB[Alice]') && sgf.includes('PW[Bob]'), `the names in the SGF: ${sgf.slice(0, 120)}`);
@@ -324,7 +326,7 @@ async function settingsRematchAndMyGames(browser) {
   await page.locator('input[name=level]').fill('8');
   await page.waitForFunction(() => /20000 simulations a move/.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=level]').fill('2');
-  await page.locator('input[name=size][value="9"]').check();
+  await page.locator('input[name=size][value="19"]').check();
   await page.locator('input[name=color][value=black]').check();
   await page.locator('select[name=rules]').selectOption('tromp-taylor');
   await page.locator('input[name=komi]').fill('6.5');
@@ -341,6 +343,11 @@ async function settingsRematchAndMyGames(browser) {
   await page.waitForURL((url) => url.href !== first && /\/games\/[0-9a-f]+$/.test(url.href));
   await page.waitForFunction(() => /\(you\)/.test(document.querySelector('.player.white .name')?.textContent));
   check(/^Tromp–Taylor · 贴 3¼ 子/.test(await text(page, '#players .rules-line')), 'the rematch keeps the rules and komi');
+  // Now the computer is Black: on 19×19 too it opens in its own upper-right corner.
+  await page.locator('circle.stone.black').first().waitFor();
+  const opening = await page.locator('circle.stone.black').first().getAttribute('data-vertex');
+  check(inUpperRight(opening, 19), `the computer's first stone on 19×19: ${opening}`);
+  await page.screenshot({ path: path.join(shots, '11a-rematch-19x19.png') });
   await page.locator('a[href="/games"]').click();
   await page.waitForFunction(() => document.querySelectorAll('#my-list li').length >= 2);
   const mine = await text(page, '#my-list');
