@@ -26,15 +26,15 @@ pub struct Level {
 /// 9×9 (English, Chinese), from matches against GNU Go 3.8 (level 10 taken as 8 kyu, 100 Elo a
 /// rank): docs/measurements.md.
 const PLAYOUT_STRENGTH: [(&str, &str); 10] = [
-    ("about 18 kyu or weaker", "约 18 级或更弱"),
-    ("about 15 kyu", "约 15 级"),
+    ("about 16 kyu", "约 16 级"),
+    ("about 14 kyu", "约 14 级"),
     ("about 10 kyu", "约 10 级"),
-    ("about 7 kyu", "约 7 级"),
     ("about 7 kyu", "约 7 级"),
     ("about 6 kyu", "约 6 级"),
     ("about 5 kyu", "约 5 级"),
+    ("about 5 kyu", "约 5 级"),
     ("about 4 kyu", "约 4 级"),
-    ("about 3 kyu", "约 3 级"),
+    ("about 4 kyu", "约 4 级"),
     ("stronger than level 9 (not measured)", "强于级别 9（未测）"),
 ];
 const NETWORK_STRENGTH: [(&str, &str); 5] = [

@@ -364,10 +364,20 @@ async fn the_openapi_document_lists_the_api(db: &str) {
         "/api/games/{id}/live",
         "/api/games/import",
         "/api/games/{id}/terms",
+        "/api/games/{id}/name",
+        "/api/levels",
     ] {
         assert!(doc["paths"][path].is_object(), "{path}");
     }
     assert!(doc["components"]["schemas"]["View"].is_object());
+    // Without a network every level is the playout search, each with its measured strength.
+    let (s, levels) = call(&app, "GET", "/api/levels", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let levels = levels.as_array().unwrap();
+    assert_eq!(levels.len(), 10);
+    assert!(levels.iter().all(|l| l["search"] == "playout" && l["strength"].as_str().is_some_and(|s| !s.is_empty())));
+    assert_eq!(levels[0]["budget"], "16 simulations a move, the move drawn among those searched");
+    assert_eq!(levels[4]["budget"], "1000 simulations a move");
 }
 
 async fn the_commentary_names_every_move(db: &str) {

@@ -44,6 +44,11 @@ async fn play(app: &AppState, id: &str, token: &str, mv: &str, number: u64) -> S
 #[tokio::test]
 async fn the_computer_answers_with_the_network() {
     let (app, network) = state("answers").await;
+    // Levels 6 to 10 are the network's, 1 to 5 the playout search's.
+    let (_, levels) = call(&app, "GET", "/api/levels", None, None).await;
+    let searches: Vec<&str> = levels.as_array().unwrap().iter().map(|l| l["search"].as_str().unwrap()).collect();
+    assert_eq!(searches, [["playout"; 5], ["network"; 5]].concat());
+    assert_eq!(levels[5]["budget"], "8 network evaluations a move");
     let (s, created) = call(
         &app,
         "POST",

@@ -30,7 +30,7 @@ const T = {
     undo_refused: 'Your undo request was refused.', connection_lost: 'Connection lost — reconnecting…',
     copy: 'Copy', copied: 'Copied', share: 'Links', spectator_link: 'For spectators',
     overtime: 'overtime', ko_here: 'ko', sound: 'stone sounds and overtime beeps', speak: 'spoken count (last 10 s)',
-    notify: 'a notification when it is your move', settings: 'Sound and alerts', your_move_title: 'Your move',
+    notify: 'a notification when it is your move', title_setting: 'the tab\'s title says when it is your move', settings: 'Sound and alerts', your_move_title: 'Your move',
     rematch: 'Rematch (colours swapped)', my_games: 'My games', my_seat: (c) => `you play ${c}`,
     rules_chinese: 'Chinese', 'rules_chinese-simple-ko': 'Chinese, simple ko', 'rules_tromp-taylor': 'Tromp–Taylor',
     komi_label: 'Komi (points)', komi_default: 'rules\' default',
@@ -61,7 +61,7 @@ const T = {
     judging: '双方停一手：正在判断死子…', your_name: '你的名字', set_name: '确定', computer_name: (level) => `天元（级别 ${level}）`,
     undo_waits_mine: '等待对方回应你的悔棋请求。', undo_waits_yours: '请先回应悔棋请求。', undo_refused: '对方不同意悔棋。',
     connection_lost: '连接中断，正在重连…', copy: '复制', copied: '已复制', share: '链接', spectator_link: '观战链接',
-    overtime: '读秒', ko_here: '劫', sound: '落子声和读秒提示音', speak: '语音读秒（最后 10 秒）', notify: '轮到你时发通知',
+    overtime: '读秒', ko_here: '劫', sound: '落子声和读秒提示音', speak: '语音读秒（最后 10 秒）', notify: '轮到你时发通知', title_setting: '轮到你时标签页标题提示',
     settings: '声音与提醒', your_move_title: '轮到你', rematch: '再来一局（交换黑白）', my_games: '我的对局',
     my_seat: (c) => `你执${c}`, rules_chinese: '中国规则', 'rules_chinese-simple-ko': '中国规则（简单劫）',
     'rules_tromp-taylor': 'Tromp–Taylor 规则', komi_label: '贴目（目）', komi_default: '按规则',
@@ -144,12 +144,12 @@ function say(text, isError) {
 }
 
 // --- Settings (this browser's) -------------------------------------------------------------
-const settings = Object.assign({ sound: true, speak: false, notify: false },
+const settings = Object.assign({ sound: true, speak: false, notify: false, title: true },
   JSON.parse(localStorage.getItem('tengen-settings') || '{}'));
 function saveSettings() {
   localStorage.setItem('tengen-settings', JSON.stringify(settings));
 }
-for (const key of ['sound', 'speak', 'notify']) {
+for (const key of ['sound', 'speak', 'notify', 'title']) {
   const box = $(`#set-${key}`);
   box.checked = settings[key];
   box.addEventListener('change', async () => {
@@ -159,6 +159,7 @@ for (const key of ['sound', 'speak', 'notify']) {
       box.checked = settings.notify;
     }
     saveSettings();
+    render();
   });
 }
 
@@ -880,7 +881,7 @@ function renderPanel() {
   else if (v.computer === v.to_move) status = t('thinking');
   else status = t('to_move', colorName(v.to_move));
   $('#status').textContent = status;
-  document.title = myTurnLive() && v.phase === 'playing' ? `● ${t('your_move_title')} — tengen` : 'tengen 天元';
+  document.title = settings.title && myTurnLive() && v.phase === 'playing' ? `● ${t('your_move_title')} — tengen` : 'tengen 天元';
   $('#score').textContent = scoreText(v, s.score);
   // In English the Chinese count too, as a Chinese referee says it.
   $('#score-zh').textContent = lang === 'en' && s.score ? `${s.score.black_text} · ${s.score.white_text} — ${s.score.result_zh}` : '';

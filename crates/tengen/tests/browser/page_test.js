@@ -185,6 +185,18 @@ async function gameBetweenFriends(browser) {
   await two.waitForFunction(() => document.title.startsWith('●') && window.__notes.length > 0 && window.__tones > 0);
   await typeMove(two, 'E4', 'white');
   await one.waitForFunction(() => !document.querySelector('#seats').open);
+  // Each alert can be switched off: the title stays plain, no sound is made.
+  await two.locator('#settings summary').click();
+  await two.locator('#set-title').uncheck();
+  await two.locator('#set-sound').uncheck();
+  const tones = await two.evaluate(() => window.__tones);
+  await typeMove(one, 'J9', 'black');
+  await two.waitForFunction(() => !document.querySelector('#pass').disabled);
+  check(await two.title() === 'tengen 天元' && await two.evaluate(() => window.__tones) === tones, 'title and sound off');
+  await two.locator('#set-title').check();
+  await two.locator('#set-sound').check();
+  await two.locator('#settings summary').click();
+  await typeMove(two, 'A1', 'white');
   // A ko: White takes at D5; Black may not retake E5 at once. The point is marked, no
   // hover stone shows there, and a click says why.
   for (const [page, v, c] of [[one, 'D4', 'black'], [two, 'E6', 'white'], [one, 'D6', 'black'], [two, 'F5', 'white'], [one, 'E5', 'black'], [two, 'D5', 'white']]) {
@@ -196,9 +208,9 @@ async function gameBetweenFriends(browser) {
   await hit(one, 'E5').click();
   await one.waitForFunction(() => /retakes the ko/.test(document.querySelector('#message')?.textContent));
   await one.screenshot({ path: path.join(shots, '6-ko.png') });
-  // Move numbers on: the last move (8, White's D5) still stands out.
+  // Move numbers on: the last move (10, White's D5) still stands out.
   await one.locator('#numbers').check();
-  check(await one.locator('text.number.last-number').textContent() === '8', 'the last move marked with numbers on');
+  check(await one.locator('text.number.last-number').textContent() === '10', 'the last move marked with numbers on');
   await one.screenshot({ path: path.join(shots, '6a-numbers.png') });
   await one.locator('#numbers').uncheck();
   // Undo asked, a click meanwhile, the refusal told.
