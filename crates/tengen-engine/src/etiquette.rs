@@ -4,6 +4,17 @@
 
 use tengen_core::{Color, Game, Move, Point};
 
+use crate::Decision;
+
+/// `decision` with the etiquette of the first move applied when `on` (a search's
+/// `SearchParams::etiquette`).
+pub(crate) fn observed(on: bool, game: &Game, color: Color, decision: Decision) -> Decision {
+    match decision {
+        Decision::Play(mv) if on => Decision::Play(first_move(game, color, mv)),
+        other => other,
+    }
+}
+
 /// `chosen`, Black's first stone on an empty board, moved to the upper-right corner: by the
 /// board's symmetry when it is a corner move (the same shape, so the same value on an empty
 /// board), else to the corner's star point (4-4 from 13×13 up, 3-3 below). Any other move,

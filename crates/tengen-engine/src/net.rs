@@ -662,12 +662,8 @@ impl Engine for NetSearch {
     }
 
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
-        match self.decide_freely(game, color, budget) {
-            Decision::Play(mv) if self.params.etiquette => {
-                Decision::Play(crate::etiquette::first_move(game, color, mv))
-            }
-            decision => decision,
-        }
+        let decision = self.decide_freely(game, color, budget);
+        crate::etiquette::observed(self.params.etiquette, game, color, decision)
     }
 }
 
