@@ -38,11 +38,11 @@ const PLAYOUT_STRENGTH: [(&str, &str); 10] = [
     ("stronger than level 9 (not measured)", "强于级别 9（未测）"),
 ];
 const NETWORK_STRENGTH: [(&str, &str); 5] = [
-    ("far stronger than GNU Go", "远强于 GNU Go"),
-    ("far stronger than GNU Go", "远强于 GNU Go"),
-    ("far stronger than GNU Go", "远强于 GNU Go"),
-    ("far stronger than GNU Go", "远强于 GNU Go"),
-    ("far stronger than GNU Go", "远强于 GNU Go"),
+    ("about 3 kyu or stronger", "约 3 级或更强"),
+    ("about 3 kyu or stronger", "约 3 级或更强"),
+    ("stronger still (not measured apart)", "更强（未单独测）"),
+    ("stronger still (not measured apart)", "更强（未单独测）"),
+    ("the strongest (not measured apart)", "最强（未单独测）"),
 ];
 
 /// The ten levels of a server with (`network`) or without a network.
