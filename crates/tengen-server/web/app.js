@@ -195,6 +195,7 @@ function countDown(seconds) {
 // --- Routing ------------------------------------------------------------------------------
 function show(section) {
   for (const id of ['new', 'recent', 'game']) $(`#${id}`).hidden = id !== section;
+  if (section !== 'game') document.title = 'tengen 天元';
 }
 
 function route() {
