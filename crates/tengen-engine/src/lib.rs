@@ -4,6 +4,7 @@
 
 mod budget;
 mod dead;
+mod engine;
 pub mod etiquette;
 mod mcts;
 mod net;
@@ -12,6 +13,7 @@ mod random;
 pub mod shapes;
 
 pub use budget::Budget;
+pub use engine::{Analysis, Decision, Engine, MoveStats};
 pub use mcts::{Mcts, SearchParams, SearchResult};
 pub use net::{NetSearch, engine_at_level};
-pub use random::{Analysis, Decision, Engine, MoveStats, RandomEngine};
+pub use random::RandomEngine;

@@ -20,8 +20,8 @@ use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point, Policy};
 
 use crate::budget::{Budget, Leader, leaders, time_is_up, within};
+use crate::engine::{Analysis, Decision, Engine, MoveStats};
 use crate::predictor::{Features, Predictor, Tactics};
-use crate::random::{Analysis, Decision, Engine, MoveStats};
 use crate::shapes::ShapeTable;
 
 /// Every tunable of the search.
