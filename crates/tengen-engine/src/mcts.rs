@@ -3,10 +3,12 @@
 //! The tree is an arena of nodes with `u32` ids; a node's children are contiguous. A
 //! simulation descends by UCT on a blend of the node's own win rate and its AMAF (all moves as
 //! first) win rate — weighted toward AMAF while a node has few visits —, expands a node on its
-//! second visit, finishes with a light playout (uniform moves that fill no own eye), scores the
-//! final board by area and komi, and backs the result up the path. Two passes in a row inside
-//! the tree end the game there: that node is scored as it stands, so the search passes only
-//! when the count as it stands (every stone alive) wins.
+//! second visit, finishes with a playout of `SearchParams::policy` (by default the heavy one:
+//! answers to the last move — captures, escapes, learned shapes, the last good replies — before
+//! moves that fill no own eye), scores the final board by area and komi, and backs the result
+//! up the path. Two passes in a row inside the tree end the game there: that node is counted
+//! by regions (`terminal_owners`) with the searcher's own stones judged dead taken off, so a
+//! pass is chosen only when that count wins.
 //!
 //! Superko is checked for the root's moves only (with the game, while it is in play); below, the
 //! board's simple ko.
