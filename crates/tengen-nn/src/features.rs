@@ -1,5 +1,5 @@
 //! The network's inputs for a position, as KataGo computes them for input version 7 (models
-//! of versions 10 to 15): 22 planes per point and 19 global values, from the side to move.
+//! of versions 8 to 15): 22 planes per point and 19 global values, from the side to move.
 //! Points are in KataGo's order: row 0 at the top.
 
 use tengen_core::{Board, Color, Game, IllegalMove, KoRule, Move, PlayError, Point, Scoring, pass_alive};

@@ -25,7 +25,7 @@ pub struct GtpArgs {
     /// with a clock (`time_settings`) searches for its share of the time instead.
     #[arg(long)]
     playouts: Option<u32>,
-    /// A KataGo network (`.bin.gz`, model versions 10 to 15): search with it (PUCT) instead
+    /// A KataGo network (`.bin.gz`, model versions 8 to 15): search with it (PUCT) instead
     /// of playouts. `--level` 1 to 5 keep the playout search.
     #[arg(long)]
     model: Option<std::path::PathBuf>,

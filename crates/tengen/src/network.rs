@@ -29,7 +29,7 @@ pub fn check(model: &Model, path: &Path) -> Result<()> {
     if model.spatial_inputs != SPATIAL || model.global_inputs != GLOBAL {
         anyhow::bail!(
             "{}: the network {} (version {}) takes {} spatial and {} global inputs; tengen computes KataGo's input \
-             version 7 ({SPATIAL} and {GLOBAL}), used by model versions 10 to 15",
+             version 7 ({SPATIAL} and {GLOBAL}), used by model versions 8 to 15",
             path.display(),
             model.name,
             model.version,

@@ -23,7 +23,7 @@ pub struct ServeArgs {
     /// The longest the computer thinks about one move, in seconds.
     #[arg(long, default_value_t = 5.0)]
     max_think: f64,
-    /// A KataGo network (`.bin.gz`, model versions 10 to 15): the computer of levels 6 to 10
+    /// A KataGo network (`.bin.gz`, model versions 8 to 15): the computer of levels 6 to 10
     /// searches with it, and it proposes the dead stones.
     #[arg(long)]
     model: Option<std::path::PathBuf>,
