@@ -282,6 +282,14 @@ function showLevel() {
 }
 $('#new-form input[name=level]').addEventListener('input', showLevel);
 
+// The line on the Chinese rules' defaults stands only while they are chosen.
+function showRulesLine() {
+  const f = $('#new-form');
+  f.querySelector('.rules-line').hidden = f.querySelector('[name=rules]').value !== 'chinese' || f.querySelector('[name=komi]').value !== '';
+}
+$('#new-form [name=rules]').addEventListener('change', showRulesLine);
+$('#new-form [name=komi]').addEventListener('input', showRulesLine);
+
 // Only the time fields of the chosen control are shown.
 function showTimeFields() {
   const kind = $('#new-form select[name=time]').value;

@@ -342,6 +342,7 @@ async function settingsRematchAndMyGames(browser) {
   await page.locator('input[name=color][value=black]').check();
   await page.locator('select[name=rules]').selectOption('tromp-taylor');
   await page.locator('input[name=komi]').fill('6.5');
+  check(await page.locator('#new-form .rules-line').isHidden(), 'the line on the Chinese defaults goes with them');
   await page.locator('#create').click();
   await page.waitForURL(/\/games\/[0-9a-f]+$/);
   const first = page.url();
