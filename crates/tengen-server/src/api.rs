@@ -535,21 +535,21 @@ async fn create(
         ColorChoice::White => (Color::White, None),
     };
     let computer = matches!(opponent, Opponent::Computer { .. }).then_some(!color);
-    // Checked with every other name by `Config::check`; a seat nobody named stays empty
-    // (the page shows the colour).
-    let creator = new.name.clone();
-    let name = |given: Option<String>, c: Color| {
-        let given = given.or_else(|| creator.clone().filter(|_| c == color));
-        given.map(|n| n.trim_matches(' ').to_owned()).unwrap_or_else(|| match (computer, opponent) {
-            (Some(cc), Opponent::Computer { level }) if cc == c => format!("tengen (level {level})"),
-            _ => String::new(),
+    // Every name given is checked (and trimmed) here; a seat nobody named stays empty (the
+    // page shows the colour), the computer's seat is named after its level.
+    let checked = |what: &str, given: Option<String>| {
+        given.map(|n| check_name(&n).map_err(|why| GameError::Name { what: what.into(), why })).transpose()
+    };
+    let creator = checked("name", new.name)?;
+    let given = [checked("black_name", new.black_name)?, checked("white_name", new.white_name)?];
+    let name = |c: Color| {
+        given[c.index()].clone().or_else(|| creator.clone().filter(|_| c == color)).unwrap_or_else(|| {
+            match (computer, opponent) {
+                (Some(cc), Opponent::Computer { level }) if cc == c => format!("tengen (level {level})"),
+                _ => String::new(),
+            }
         })
     };
-    for (what, given) in [("name", &new.name), ("black_name", &new.black_name), ("white_name", &new.white_name)] {
-        if let Some(given) = given {
-            check_name(given).map_err(|why| GameError::Name { what: what.into(), why })?;
-        }
-    }
     let config = Config {
         size,
         rules: rules_name,
@@ -559,8 +559,8 @@ async fn create(
         opponent,
         computer,
         time: new.time.unwrap_or_default(),
-        black_name: name(new.black_name, Color::Black),
-        white_name: name(new.white_name, Color::White),
+        black_name: name(Color::Black),
+        white_name: name(Color::White),
         nigiri,
         imported: false,
     };

@@ -1,5 +1,5 @@
 //! What each computer level means: the search it uses, how much it searches, and its strength
-//! as measured against GNU Go 3.8 (docs/measurements.md, "The levels' strength").
+//! as measured against GNU Go 3.8 (docs/measurements.md, 2026-12-04, "the levels' strength").
 
 use serde::Serialize;
 use tengen_engine::SearchParams;

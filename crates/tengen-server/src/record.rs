@@ -193,7 +193,8 @@ impl GameError {
             },
             GameError::Play(PlayError::NotYourTurn(c)) => ("not_your_turn", None, Some(*c)),
             GameError::Play(PlayError::NotPlaying) => ("not_playing", None, None),
-            GameError::Play(_) | GameError::NotCounting => ("not_counting", None, None),
+            GameError::Play(PlayError::NotCounting) | GameError::NotCounting => ("not_counting", None, None),
+            GameError::Play(PlayError::NothingToUndo) => ("nothing_to_undo", None, None),
             GameError::Handicap(_) | GameError::Setup(_) | GameError::HandicapStones { .. } => {
                 ("handicap_stones", None, None)
             }

@@ -320,12 +320,15 @@ function mySeats() {
   return seats.sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
 }
 
+// A line of a list of games: its link (the summary of GET /api/games, or the id alone) and
+// the seat this browser holds.
 function gameLine(g, s) {
   const li = document.createElement('li');
   const a = document.createElement('a');
   a.href = `/games/${g.id}`;
   const names = `${g.black || t('black')} – ${g.white || t('white')}`;
-  a.textContent = `${names}, ${g.size}×${g.size}, ${g.moves} ${t(g.moves === 1 ? 'move' : 'moves')}${g.result ? ', ' + g.result : ''}`;
+  a.textContent = g.size === undefined ? g.id
+    : `${names}, ${g.size}×${g.size}, ${g.moves} ${t(g.moves === 1 ? 'move' : 'moves')}${g.result ? ', ' + g.result : ''}`;
   li.append(a);
   if (s) li.append(` (${t('my_seat', colorName(s.color))})`);
   return li;
@@ -344,14 +347,7 @@ async function loadRecent() {
     mine.append(gameLine(g, seats.get(g.id)));
     shown.add(g.id);
   }
-  for (const s of [...seats.values()].filter((s) => !shown.has(s.id)).slice(0, 20)) {
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    a.href = `/games/${s.id}`;
-    a.textContent = `${s.id} (${t('my_seat', colorName(s.color))})`;
-    li.append(a);
-    mine.append(li);
-  }
+  for (const s of [...seats.values()].filter((s) => !shown.has(s.id)).slice(0, 20)) mine.append(gameLine({ id: s.id }, s));
   $('#my-games').hidden = $('#all-games').hidden = seats.size === 0;
 }
 
@@ -422,7 +418,6 @@ function copyRow(label, url, cls) {
 
 // The links of a game: the seats (for the creator of a friend game, folding away once the
 // friend has joined) and the spectators' link.
-let seatsFolded = false;
 function showSeatLinks() {
   const box = $('#seats');
   const friend = sessionStorage.getItem(`tengen-friend-${gameId}`);
@@ -438,8 +433,7 @@ function showSeatLinks() {
       copyRow(t('friend_link'), friend, 'seat-link'));
   }
   box.append(copyRow(t('spectator_link'), `${location.origin}/games/${gameId}`, 'watch-link'));
-  box.open = Boolean(friend) && !seatsFolded;
-  seatsFolded = false;
+  box.open = Boolean(friend);
 }
 
 // The friend has joined once the friend's seat has moved or named itself.
@@ -457,9 +451,12 @@ function listen() {
   socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live`);
   socket.onopen = () => {
     if (id !== gameId) return;
-    setOnline(true);
-    // What changed while the connection was down.
-    api('GET', `/api/games/${id}`).then((v) => id === gameId && update(v)).catch(() => {});
+    // What changed while the connection was down; the clocks run again from that view.
+    api('GET', `/api/games/${id}`).then((v) => {
+      if (id !== gameId) return;
+      setOnline(true);
+      update(v);
+    }).catch(() => setOnline(true));
   };
   socket.onmessage = (event) => {
     if (id === gameId) update(JSON.parse(event.data));
@@ -473,25 +470,16 @@ function listen() {
   };
 }
 
-// Offline, the clocks stop on the page (what the server charges is not known): the last
-// known reading is shown, greyed, under the notice.
+// Offline, the clocks stop on the page (what the server charges is not known): the reading
+// at the moment the connection went is shown, greyed, under the notice.
+let offlineSince = 0;
+const pageNow = () => (online ? performance.now() : offlineSince);
 function setOnline(value) {
   if (online === value) return;
-  if (!value && view) view = { ...view, clocks: view.clocks && frozenClocks(), clock_running: null };
+  if (!value) offlineSince = performance.now();
   online = value;
   $('#connection').hidden = value;
   render();
-}
-
-function frozenClocks() {
-  const out = {};
-  for (const side of ['black', 'white']) {
-    const c = view.clocks[side];
-    const spent = view.clock_running === side ? performance.now() - receivedAt : 0;
-    out[side] = { ...c, remaining_ms: Math.max(0, (c.remaining_ms ?? 0) - spent),
-      main_ms: c.overtime ? c.main_ms : Math.max(0, c.main_ms - spent), overtime: c.overtime || c.main_ms <= spent };
-  }
-  return out;
 }
 
 function update(v) {
@@ -771,7 +759,7 @@ function moveNumbers(v) {
 function clockNow(side) {
   const c = view.clocks?.[side];
   if (!c) return null;
-  const spent = view.clock_running === side ? performance.now() - receivedAt : 0;
+  const spent = view.clock_running === side ? pageNow() - receivedAt : 0;
   const time = view.time, left = Math.max(0, (c.remaining_ms ?? 0) - spent);
   const inMain = !c.overtime && c.main_ms > spent;
   if (time.kind === 'byoyomi') {
