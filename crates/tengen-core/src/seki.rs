@@ -1,9 +1,15 @@
 //! Seki (双活) by a static rule: two touching chains of opposite colours are in seki when both
 //! have two or more liberties and neither side can take a liberty of the other's chain — every
 //! such point is illegal for it, or leaves its own chain there with one liberty without
-//! capturing. This covers the textbook forms (two shared liberties; an eye each and one shared
-//! liberty); a life-and-death reader would find more. Counting and dead-stone judgements use it
-//! so that a seki is never called dead.
+//! capturing — and neither can change that: a point illegal only because the other side's
+//! stones round it have liberties elsewhere counts only if those stones' liberties are closed
+//! to it as well, and a point self-atari only because its own chain is short of liberties
+//! counts only if that chain cannot gain liberties by connecting or capturing first. This covers
+//! the textbook forms (two shared liberties; an eye each and one shared liberty; one eye
+//! against none) and refuses the false seki of a finished game (one eye and a point the
+//! attacker fills after connecting; an eye kept by a stone the attacker can put in atari); a
+//! life-and-death reader would find more. Counting and dead-stone judgements use it so that a
+//! seki is never called dead.
 
 use crate::board::{Board, PointSet};
 use crate::color::Color;
@@ -52,16 +58,57 @@ pub fn seki_partners(board: &Board, a: Point) -> Vec<Point> {
 }
 
 /// For the owner of chain `x`: every liberty of chain `y` is illegal for it or leaves its
-/// own chain there with one liberty without capturing.
+/// own chain there with one liberty without capturing, for good:
+///
+/// - a point is illegal (suicide) only while the stones of `y`'s colour round it have
+///   liberties elsewhere, so the liberties of those chains (they share an eye with `y`) must
+///   be stuck as well;
+/// - a point is self-atari only while the chains it would join are short of liberties, so none
+///   of them may be able to gain liberties by joining another of its owner's chains or by a
+///   capture ([`can_gain`]).
 fn stuck(board: &Board, x: Point, y: Point) -> bool {
     let cx = board.get(x).expect("a stone");
-    board.liberty_points(y).into_iter().all(|l| {
-        if !board.is_legal(l, cx) {
-            return true;
+    let cy = board.get(y).expect("a stone");
+    let mut chains = vec![y];
+    let mut next = 0;
+    while let Some(&chain) = chains.get(next) {
+        next += 1;
+        for l in board.liberty_points(chain) {
+            if !board.is_legal(l, cx) {
+                for n in board.neighbours(l) {
+                    if board.get(n) == Some(cy) && !chains.iter().any(|&c| board.same_chain(c, n)) {
+                        chains.push(n);
+                    }
+                }
+                continue;
+            }
+            let mut t = board.clone();
+            let played = t.play_unchecked(l, cx);
+            if played.captured > 0 || t.liberties(l) > 1 {
+                return false;
+            }
+            if board.neighbours(l).any(|n| board.get(n) == Some(cx) && can_gain(board, n)) {
+                return false;
+            }
         }
+    }
+    true
+}
+
+/// Whether the owner of the chain at `c` can give it more liberties than it has by a move on
+/// one of them that joins another of its chains or captures: then its shortage of liberties
+/// is not for good.
+fn can_gain(board: &Board, c: Point) -> bool {
+    let color = board.get(c).expect("a stone");
+    let now = board.liberties(c);
+    board.liberty_points(c).into_iter().any(|m| {
+        if !board.is_legal(m, color) {
+            return false;
+        }
+        let joins = board.neighbours(m).any(|n| board.get(n) == Some(color) && !board.same_chain(n, c));
         let mut t = board.clone();
-        let played = t.play_unchecked(l, cx);
-        played.captured == 0 && t.liberties(l) == 1
+        let played = t.play_unchecked(m, color);
+        (joins || played.captured > 0) && t.liberties(m) > now
     })
 }
 
@@ -227,5 +274,90 @@ impl Closure {
             }
         }
         Some(Closure { ever, complete: true })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, Setup};
+
+    fn board(text: &str) -> Board {
+        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
+    }
+
+    fn at(vertex: &str) -> Point {
+        vertex.parse().unwrap()
+    }
+
+    #[test]
+    fn one_eye_and_a_point_the_attacker_fills_after_connecting_is_no_seki() {
+        // A finished game of the project's (data/records/9x9-gnugo-level10/r1-a-game-018):
+        // White's A2-B2-C2-B1-B3 has the eye A1 and the point A3. Black A3 now would leave
+        // A3-A4-A5-B4 with the one liberty C4, but Black connects at C4 first and then A3 takes
+        // the group's last outside liberty: dead, not seki.
+        let b = board(
+            "O . O O O X X X .
+             O . O . O O X O O
+             O . O O X X X . O
+             O O O O X . X X X
+             X O X X X X X O X
+             X X . X O O O O X
+             . O X X X X O . O
+             O O O X . X O O O
+             . O X X O X O . O",
+        );
+        assert!(seki_partners(&b, at("B2")).is_empty());
+        assert!(seki_partners(&b, at("A4")).is_empty());
+    }
+
+    #[test]
+    fn an_eye_kept_by_a_stone_the_attacker_can_take_is_no_seki() {
+        // The final position of a KGS game (GNU Go's regression games, kgs/sade-GNU; the
+        // players agreed White's S6, T5 and T7 dead). S6 and T5 share S5 and T6: Black S5
+        // leaves Black's R5 chain with the one liberty R7, and T6 is suicide — but only while
+        // White's T7 has its liberty T8. Black T8 takes it, and then T6 or S5 kills all three.
+        let b = board(
+            ". . . . . . X O . . O O O X X O . . .
+             . . . X X X X O X . O X O O X O O O .
+             . X X O O X O O X . O X O O X X O . O
+             X X O O X X X O O O O X X O X X O O X
+             X O O . O O O O X X X . X O O X X O X
+             O O . . . . . O O O X X X X O X O O X
+             . . . . . . O X X O O O O X X X X X X
+             . . . . O . X O X O O X X O O O X . X
+             O O . O . . O O X X X . . X X O O X X
+             X O O X O O O X . . . X X X O O O O X
+             X X O X O X X X . . X . X O . O O O X
+             . X X X X O . X O O X X O O . O X X .
+             . . X X X X X . X O X O O O O X . X O
+             . . X O O X X . X O O X X X O X X O .
+             . X O O . O X . X X X . . X O O X . O
+             . X X O O O X X O O X X X X X O X X X
+             . X O O . . O O O . O O X X O . O X X
+             . X O X O . O X X O . O X X O O . O O
+             X X X X O . . O . X O O X X X O . . .",
+        );
+        assert!(seki_partners(&b, at("S6")).is_empty());
+        assert!(seki_partners(&b, at("T5")).is_empty());
+    }
+
+    #[test]
+    fn the_seki_of_the_counting_data_stay_seki() {
+        // The seki of tests/data/rules/counting.txt: an eye each and a shared liberty; one
+        // eye against none (Black's two chains share the eye D5); the seed text's figure 10;
+        // the one-sided points inside a larger seki.
+        for (text, white, black) in [
+            (". O . X .\nO O O X X\nO O O X X\nO O O X X\nO O O X X", "B5", "D5"),
+            ("X X X . X\nX . O X X\nO O . X X\nX X X X X\nX X X X X", "C4", "D4"),
+            ("X X X X\nO . X X\nO O X X\nO . . X", "A3", "C3"),
+            ("O O O O O\nO O O O X\nO O . X X\nO O X X .\nO . O O .", "C1", "D3"),
+        ] {
+            let b = board(text);
+            let partners = |p: &str| -> Vec<Point> { seki_partners(&b, at(p)) };
+            let lowest = |p: &str| b.chain(at(p)).min().unwrap();
+            assert!(partners(white).contains(&lowest(black)), "{text}: {white} is in seki with {black}");
+            assert!(partners(black).contains(&lowest(white)), "{text}: {black} is in seki with {white}");
+        }
     }
 }
