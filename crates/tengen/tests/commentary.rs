@@ -84,6 +84,9 @@ struct MoveReview {
     judgement: Vec<TermOut>,
     eval: tengen_terms::Eval,
     best: String,
+    pv: Vec<String>,
+    winrate_black_before: f64,
+    score_black_before: f64,
     winrate_black: f64,
     score_black: f64,
     winrate_loss: f64,
@@ -118,7 +121,10 @@ fn review_names_judges_and_annotates_a_game() {
     for (i, m) in review.moves.iter().enumerate() {
         assert_eq!(m.number, i + 1);
         assert!((0.0..=1.0).contains(&m.winrate_black) && (0.0..=1.0).contains(&m.winrate_loss), "move {}", m.number);
+        assert!((0.0..=1.0).contains(&m.winrate_black_before), "move {}", m.number);
         assert!(m.eval.loss >= 0.0);
+        // The best move's line starts with it.
+        assert_eq!(m.pv.first(), Some(&m.best), "move {}", m.number);
         if m.mv != "pass" {
             let last = m.terms.last().map(|t| t.zh.as_str());
             assert!(matches!(last, Some("角" | "边" | "中腹")), "move {}: {:?}", m.number, last);

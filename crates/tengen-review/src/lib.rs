@@ -1,0 +1,636 @@
+//! The review of a game: every move named with the Go terms and judged by a search — the win
+//! rate and score lead before and after it, the points and win rate lost against the best move,
+//! that move and its principal variation, the evaluative terms that follow (恶手, 疑问手, 妙手 …
+//! of docs/terms.md §15) — the biggest mistakes listed, a graph (SVG, or a sparkline for a
+//! terminal) and an annotated record. Shared by `tengen review` and the server's review jobs.
+//!
+//! Each position is searched once for the player to move; a move's loss is the search's value
+//! before it minus its value after it (from the mover's side), so every move costs about one
+//! search, plus one more (the opponent passing instead of answering) for sente and gote.
+
+use std::fmt::Write as _;
+use std::ops::ControlFlow;
+
+use serde::{Deserialize, Serialize};
+use tengen_core::{Color, Game, Move, Point};
+use tengen_engine::{Analysis, Mcts, NetSearch};
+use tengen_sgf::{Mark, Note};
+use tengen_terms::{Commentary, Eval, Term, evaluative_names};
+
+/// The search a review asks: the playout search, or the network's.
+pub enum Searcher {
+    /// The playout search (Monte-Carlo tree search with RAVE).
+    Playouts(Box<Mcts>),
+    /// The PUCT search on a KataGo network.
+    Network(Box<NetSearch>),
+}
+
+impl Searcher {
+    /// The position searched for `color`, and the network's priors of its moves (none without a
+    /// network).
+    fn search(&mut self, game: &Game, color: Color) -> (Analysis, Vec<(Move, f32)>) {
+        match self {
+            Searcher::Playouts(m) => (m.search_analysis(game, color), Vec::new()),
+            Searcher::Network(n) => {
+                let a = n.search_for(game, color);
+                (a, n.root_priors())
+            }
+        }
+    }
+
+    fn analysis(&mut self, game: &Game, color: Color) -> Analysis {
+        self.search(game, color).0
+    }
+}
+
+/// Why a review could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// The game has no moves.
+    #[error("the record has no moves to review")]
+    NoMoves,
+    /// A move of the record could not be replayed.
+    #[error("replaying the record at move {number}: {reason}")]
+    Replay {
+        /// The move's number, from 1.
+        number: usize,
+        /// What the rules said.
+        reason: String,
+    },
+    /// The caller stopped it (its progress callback broke).
+    #[error("the review was stopped")]
+    Stopped,
+}
+
+/// How far a review has come, told to its caller as it goes.
+pub enum Progress<'a> {
+    /// `done` of the game's `total` positions searched (the first pass).
+    Searched {
+        /// Positions searched so far.
+        done: usize,
+        /// All positions: one more than the moves.
+        total: usize,
+    },
+    /// A move judged (the second pass, in order).
+    Judged(&'a MoveReview),
+}
+
+/// One move of the review.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveReview {
+    /// From 1.
+    pub number: usize,
+    /// `B` or `W`.
+    pub color: String,
+    /// The vertex or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The board names, most specific first.
+    pub terms: Vec<TermOut>,
+    /// The judgements (evaluative names).
+    pub judgement: Vec<TermOut>,
+    /// The evaluation record the judgements come from (terms.md §15).
+    pub eval: Eval,
+    /// The search's best move in the position before.
+    pub best: String,
+    /// The search's principal variation from the position before, starting with `best`.
+    #[serde(default)]
+    pub pv: Vec<String>,
+    /// Black's win rate before the move, 0 to 1 (the search of the position before).
+    #[serde(default)]
+    pub winrate_black_before: f64,
+    /// Black's lead in points before the move.
+    #[serde(default)]
+    pub score_black_before: f64,
+    /// Black's win rate after the move, 0 to 1.
+    pub winrate_black: f64,
+    /// Black's lead in points after the move (area counting, komi included).
+    pub score_black: f64,
+    /// Win rate the mover lost against the best move, 0 to 1.
+    pub winrate_loss: f64,
+}
+
+/// A term as the review prints it.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TermOut {
+    /// Chinese.
+    pub zh: String,
+    /// Pinyin.
+    pub pinyin: String,
+    /// English.
+    pub en: String,
+}
+
+impl From<&Term> for TermOut {
+    fn from(t: &Term) -> TermOut {
+        TermOut { zh: t.zh.clone(), pinyin: t.pinyin.clone(), en: t.en.clone() }
+    }
+}
+
+/// The whole review (`--json`).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Review {
+    /// The record reviewed.
+    pub file: String,
+    /// Board size.
+    pub size: usize,
+    /// Komi in points.
+    pub komi: f64,
+    /// Black's name.
+    pub black: String,
+    /// White's name.
+    pub white: String,
+    /// The result as recorded.
+    pub result: String,
+    /// Simulations per position.
+    pub playouts: u32,
+    /// Black's win rate before the first move.
+    pub start_winrate_black: f64,
+    /// Every move.
+    pub moves: Vec<MoveReview>,
+    /// Move numbers of the biggest mistakes, biggest first (at most 10, each losing at least
+    /// 1.5 points).
+    pub mistakes: Vec<usize>,
+}
+
+/// Visits after which a move's own statistics at the root are trusted.
+const SEARCHED: u32 = 30;
+
+/// The value of a position for `color`: (win rate, lead in points) of the most visited move.
+fn value(a: &Analysis) -> (f64, f64) {
+    a.moves.first().map_or((0.5, 0.0), |m| (f64::from(m.win_rate), f64::from(m.score_lead)))
+}
+
+fn cheb(a: Point, b: Point) -> f64 {
+    f64::from((i32::from(a.col()) - i32::from(b.col())).abs().max((i32::from(a.row()) - i32::from(b.row())).abs()))
+}
+
+fn letter(c: Color) -> &'static str {
+    if c == Color::Black { "B" } else { "W" }
+}
+
+/// Searches every position and names every move.
+/// Searches every position of `game` with `mcts` (`playouts` is what the review reports as its
+/// simulations a position) and names and judges every move, telling `progress` as it goes: it
+/// may stop the review by breaking. `file` and `info` (the record's name and game information)
+/// go into the review as they are.
+///
+/// # Errors
+/// [`ReviewError::NoMoves`] for a game without moves, [`ReviewError::Replay`] when its moves
+/// cannot be replayed, [`ReviewError::Stopped`] when `progress` broke.
+pub fn review(
+    game: &Game,
+    mcts: &mut Searcher,
+    playouts: u32,
+    file: &str,
+    info: &tengen_sgf::GameInfo,
+    progress: &mut dyn FnMut(Progress<'_>) -> ControlFlow<()>,
+) -> Result<Review, ReviewError> {
+    if game.moves().is_empty() {
+        return Err(ReviewError::NoMoves);
+    }
+    let moves = game.moves().to_vec();
+    let start = game.truncated(0);
+    // Positions 0..=n, each searched for the player who moves there (or who is due at the end).
+    let mut positions: Vec<Game> = Vec::with_capacity(moves.len() + 1);
+    let mut g = start.clone();
+    positions.push(g.clone());
+    for (i, &(c, mv)) in moves.iter().enumerate() {
+        let replay = |e: tengen_core::PlayError| ReviewError::Replay { number: i + 1, reason: e.to_string() };
+        if g.phase() == tengen_core::Phase::Counting {
+            g.resume().map_err(replay)?;
+        }
+        g.play_as(c, mv).map_err(replay)?;
+        positions.push(g.clone());
+    }
+    let mover = |i: usize| moves.get(i).map_or(game.to_move(), |m| m.0);
+    let total = positions.len();
+    let mut analyses: Vec<Analysis> = Vec::with_capacity(total);
+    let mut priors: Vec<Vec<(Move, f32)>> = Vec::with_capacity(total);
+    for (i, position) in positions.iter().enumerate() {
+        let (a, p) = mcts.search(position, mover(i));
+        analyses.push(a);
+        priors.push(p);
+        if progress(Progress::Searched { done: i + 1, total }).is_break() {
+            return Err(ReviewError::Stopped);
+        }
+    }
+    let prior_of = |i: usize, mv: Move| priors[i].iter().find(|p| p.0 == mv).map(|p| f64::from(p.1));
+    let mut commentary = Commentary::new(&start);
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, &(color, mv)) in moves.iter().enumerate() {
+        let before = &analyses[i];
+        let (w0, s0) = value(before);
+        // After the move: the next search is for the opponent as a rule; a record with two
+        // moves in a row by one side is searched again for the opponent.
+        let after = if mover(i + 1) == color.opponent() {
+            value(&analyses[i + 1])
+        } else {
+            value(&mcts.analysis(&positions[i + 1], color.opponent()))
+        };
+        let (w1, s1) = (1.0 - after.0, -after.1);
+        let visits: u32 = before.moves.iter().map(|m| m.visits).sum();
+        let played = before.moves.iter().find(|m| m.mv == mv);
+        let best = before.moves.first().map_or(Move::Pass, |m| m.mv);
+        // The loss compares like with like: two moves of one search when the played move was
+        // searched enough, else the positions after the best and after the played move, each
+        // searched for the opponent (a search overrates the side to move; comparing a value
+        // before the move with one after it would charge that to every move).
+        let (loss, winrate_loss) = match played {
+            _ if mv == best => (0.0, 0.0),
+            Some(p) if p.visits >= SEARCHED.max(visits / 50) => {
+                let top = &before.moves[0];
+                (f64::from(top.score_lead - p.score_lead), f64::from(top.win_rate - p.win_rate))
+            }
+            _ => {
+                let mut alt = positions[i].clone();
+                if alt.play_as(color, best).is_ok() {
+                    let (wb, sb) = value(&mcts.analysis(&alt, color.opponent()));
+                    (after.1 - sb, after.0 - wb)
+                } else {
+                    (s0 - s1, w0 - w1)
+                }
+            }
+        };
+        let (loss, winrate_loss) = (loss.max(0.0), winrate_loss.max(0.0));
+        // The prior: the network's policy for the move when there is one, else the share of the
+        // search's visits it got.
+        let prior =
+            prior_of(i, mv).unwrap_or_else(|| played.map_or(0.0, |m| f64::from(m.visits) / f64::from(visits.max(1))));
+        let mut eval = Eval { loss, prior: Some(prior), winrate_before: Some(w0), ..Eval::default() };
+        // With the network: the opponent's most likely reply (the trap a move may set) — its
+        // prior, and its loss when the search looked at it enough —, and the prior of their
+        // best reply.
+        if let (Some(&(likely, likely_prior)), Some(top)) = (priors[i + 1].first(), analyses[i + 1].moves.first()) {
+            eval.trap_prior = Some(f64::from(likely_prior));
+            if let Some(reply) = analyses[i + 1].moves.iter().find(|m| m.mv == likely && m.visits >= 3) {
+                eval.trap_loss = Some(f64::from(top.score_lead - reply.score_lead).max(0.0));
+            }
+            eval.opp_best_prior = prior_of(i + 1, top.mv);
+        }
+        if let Some(second) = before.moves.get(1) {
+            eval.gap2 = Some(f64::from(before.moves[0].score_lead - second.score_lead).max(0.0));
+        }
+        let mut terms: Vec<Term> = Vec::new();
+        if let Move::Play(p) = mv {
+            terms = commentary.name(color, p).map(|n| n.terms).unwrap_or_default();
+            if let Move::Play(b) = best {
+                eval.best_dist = Some(cheb(p, b));
+            }
+            if let Some(&(c, Move::Play(q))) = i.checked_sub(1).and_then(|k| moves.get(k))
+                && c != color
+            {
+                eval.prev_dist = Some(cheb(p, q));
+            }
+            let next = &analyses[i + 1];
+            if let Some(&Move::Play(r)) = next.moves.first().map(|m| &m.mv) {
+                eval.reply_dist = Some(cheb(p, r));
+            }
+            if let Some(top) = next.moves.first() {
+                let good = next.moves.iter().filter(|m| m.visits > 0 && top.score_lead - m.score_lead <= 1.0).count();
+                eval.good_replies = Some(good as f64);
+            }
+            if let Some(&(_, Move::Play(r))) = moves.get(i + 1) {
+                eval.reply_actual_dist = Some(cheb(p, r));
+            }
+            if let Some(&(_, Move::Play(r))) = moves.get(i + 2) {
+                eval.next_self_dist = Some(cheb(p, r));
+            }
+            // Sente or gote: what the opponent loses by passing instead of answering — from one
+            // search when it tried the pass enough, else by searching the positions after the
+            // pass and after the best reply, both for the mover.
+            let pass = next.moves.iter().find(|m| m.mv == Move::Pass && m.visits >= SEARCHED);
+            if let (Some(pass), Some(top)) = (pass, next.moves.first()) {
+                eval.tenuki_loss = Some(f64::from(top.score_lead - pass.score_lead).max(0.0));
+            } else if let Some(top) = next.moves.first() {
+                let mut tenuki = positions[i + 1].clone();
+                let mut answered = positions[i + 1].clone();
+                if tenuki.play_as(color.opponent(), Move::Pass).is_ok()
+                    && answered.play_as(color.opponent(), top.mv).is_ok()
+                {
+                    let (_, s_t) = value(&mcts.analysis(&tenuki, color));
+                    let (_, s_a) = value(&mcts.analysis(&answered, color));
+                    eval.tenuki_loss = Some((s_t - s_a).max(0.0));
+                }
+            }
+        }
+        let given: Vec<&str> = terms.iter().map(|t| t.zh.as_str()).collect();
+        let judgement: Vec<TermOut> =
+            evaluative_names(&eval, &given).into_iter().filter_map(Term::named).map(|t| TermOut::from(&t)).collect();
+        // The value after the move: the mover's search (before it, less the loss) and the
+        // opponent's search (after it) each overrate their own side; their mean does not.
+        let (wa, sa) = (0.5 * (w0 - winrate_loss + w1), 0.5 * (s0 - loss + s1));
+        let (wb, sb) = if color == Color::Black { (wa, sa) } else { (1.0 - wa, -sa) };
+        let (w_before, s_before) = if color == Color::Black { (w0, s0) } else { (1.0 - w0, -s0) };
+        let pv = before.moves.first().map(|m| m.pv.iter().map(Move::to_string).collect()).unwrap_or_default();
+        out.push(MoveReview {
+            number: i + 1,
+            color: letter(color).into(),
+            mv: mv.to_string(),
+            terms: terms.iter().map(TermOut::from).collect(),
+            judgement,
+            eval,
+            best: best.to_string(),
+            pv,
+            winrate_black_before: w_before,
+            score_black_before: s_before,
+            winrate_black: wb,
+            score_black: sb,
+            winrate_loss,
+        });
+        commentary.play(color, mv).map_err(|e| ReviewError::Replay { number: i + 1, reason: e.to_string() })?;
+        if progress(Progress::Judged(out.last().expect("just pushed"))).is_break() {
+            return Err(ReviewError::Stopped);
+        }
+    }
+    let mut order: Vec<&MoveReview> = out.iter().filter(|m| m.eval.loss >= 1.5).collect();
+    order.sort_by(|a, b| b.eval.loss.total_cmp(&a.eval.loss).then(a.number.cmp(&b.number)));
+    let mistakes = order.iter().take(10).map(|m| m.number).collect();
+    let (w_start, _) = value(&analyses[0]);
+    let start_black = if mover(0) == Color::Black { w_start } else { 1.0 - w_start };
+    Ok(Review {
+        file: file.to_owned(),
+        size: game.board().size(),
+        komi: game.rules().komi.points(),
+        black: info.black.clone().unwrap_or_else(|| "Black".into()),
+        white: info.white.clone().unwrap_or_else(|| "White".into()),
+        result: info.result.clone().unwrap_or_default(),
+        playouts,
+        start_winrate_black: start_black,
+        moves: out,
+        mistakes,
+    })
+}
+
+/// A one-line graph of `values` (each 0 to 1) in block characters, at most `width` wide.
+#[must_use]
+pub fn sparkline(values: &[f64], width: usize) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    if values.is_empty() {
+        return String::new();
+    }
+    let n = values.len().min(width.max(1));
+    (0..n)
+        .map(|k| {
+            let (a, b) = (k * values.len() / n, ((k + 1) * values.len() / n).max(k * values.len() / n + 1));
+            let v = values[a..b].iter().sum::<f64>() / (b - a) as f64;
+            BARS[((v.clamp(0.0, 1.0) * 7.0).round()) as usize]
+        })
+        .collect()
+}
+
+fn names(ts: &[TermOut]) -> String {
+    ts.iter().map(|t| t.zh.as_str()).collect::<Vec<_>>().join(" ")
+}
+
+/// The text report: the game, the graphs as sparklines, the biggest mistakes and every move.
+#[must_use]
+pub fn text(r: &Review) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} — {}×{}, komi {}, {} (B) vs {} (W), result {}",
+        r.file,
+        r.size,
+        r.size,
+        r.komi,
+        r.black,
+        r.white,
+        if r.result.is_empty() { "?" } else { &r.result }
+    );
+    let _ = writeln!(s, "{} simulations a position", r.playouts);
+    let wins: Vec<f64> = r.moves.iter().map(|m| m.winrate_black).collect();
+    let max_lead = r.moves.iter().map(|m| m.score_black.abs()).fold(1.0, f64::max);
+    let scores: Vec<f64> = r.moves.iter().map(|m| 0.5 + 0.5 * m.score_black / max_lead).collect();
+    let _ = writeln!(s, "win rate (Black) {}", sparkline(&wins, 72));
+    let _ = writeln!(s, "lead (Black)     {}  (±{max_lead:.0} points)", sparkline(&scores, 72));
+    let _ = writeln!(s, "\nbiggest mistakes:");
+    if r.mistakes.is_empty() {
+        let _ = writeln!(s, "  none losing 1.5 points or more");
+    }
+    for &n in &r.mistakes {
+        let m = &r.moves[n - 1];
+        let _ = writeln!(
+            s,
+            "  {:>3}. {} {:<4} {:<6} lost {:.1} points, win rate −{:.0}%; best {}  ({})",
+            m.number,
+            m.color,
+            m.mv,
+            names(&m.judgement),
+            m.eval.loss,
+            100.0 * m.winrate_loss,
+            m.best,
+            names(&m.terms)
+        );
+    }
+    let _ = writeln!(s, "\nmoves:");
+    for m in &r.moves {
+        let _ = writeln!(
+            s,
+            "  {:>3}. {} {:<4} {:<28} {:<10} B {:>3.0}% {:>+6.1}",
+            m.number,
+            m.color,
+            m.mv,
+            names(&m.terms),
+            names(&m.judgement),
+            100.0 * m.winrate_black,
+            m.score_black
+        );
+    }
+    s
+}
+
+/// The annotated record's root comment and move notes (for [`tengen_sgf::write_annotated`]):
+/// names and judgements in each move's comment, mistakes marked (BM, DO), good moves (TE).
+#[must_use]
+pub fn annotations(r: &Review) -> (String, Vec<Note>) {
+    let mut comment = format!("tengen review: {} simulations a position.", r.playouts);
+    if !r.mistakes.is_empty() {
+        let list: Vec<String> = r
+            .mistakes
+            .iter()
+            .map(|&n| format!("{n}. {} ({:.1})", r.moves[n - 1].mv, r.moves[n - 1].eval.loss))
+            .collect();
+        let _ = write!(comment, "\nBiggest mistakes: {}", list.join(", "));
+    }
+    let notes = r
+        .moves
+        .iter()
+        .map(|m| {
+            let mut c = names(&m.terms);
+            let judged: Vec<String> = m.judgement.iter().map(|t| format!("{} ({})", t.zh, t.en)).collect();
+            if !judged.is_empty() {
+                let _ = write!(c, "\n{}", judged.join(", "));
+            }
+            let _ = write!(
+                c,
+                "\nBlack {:.0}%, lead {:+.1}; lost {:.1} points; best {}",
+                100.0 * m.winrate_black,
+                m.score_black,
+                m.eval.loss,
+                m.best
+            );
+            let has = |zh: &str| m.judgement.iter().any(|t| t.zh == zh);
+            let mark = if has("大恶手") {
+                Some(Mark::VeryBad)
+            } else if has("恶手") {
+                Some(Mark::Bad)
+            } else if has("疑问手") {
+                Some(Mark::Doubtful)
+            } else if has("鬼手") {
+                Some(Mark::VeryGood)
+            } else if has("妙手") {
+                Some(Mark::Good)
+            } else {
+                None
+            };
+            Note { comment: c.trim().to_owned(), mark }
+        })
+        .collect();
+    (comment, notes)
+}
+
+/// The graph: Black's win rate (line) and lead (area) by move, mistakes marked (SVG).
+#[must_use]
+pub fn svg(r: &Review) -> String {
+    let (w, h, pad) = (800.0, 300.0, 30.0);
+    let n = r.moves.len().max(1) as f64;
+    let x = |i: f64| pad + (w - 2.0 * pad) * i / n;
+    let y = |v: f64| pad + (h - 2.0 * pad) * (1.0 - v);
+    let max_lead = r.moves.iter().map(|m| m.score_black.abs()).fold(1.0, f64::max);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\n\
+         <title>{} — Black's win rate and lead by move</title>\n\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"#faf7f0\"/>\n",
+        xml(&r.file)
+    );
+    for (v, label) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
+        let _ = writeln!(
+            s,
+            "<line x1=\"{pad}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#ccc\"/><text x=\"2\" y=\"{2}\">{label}</text>",
+            y(v),
+            w - pad,
+            y(v) + 4.0
+        );
+    }
+    let mut lead = format!("M {} {}", x(0.0), y(0.5));
+    for (i, m) in r.moves.iter().enumerate() {
+        let _ = write!(lead, " L {:.1} {:.1}", x(i as f64 + 1.0), y(0.5 + 0.5 * m.score_black / max_lead));
+    }
+    let _ = write!(lead, " L {:.1} {:.1} Z", x(n), y(0.5));
+    let _ = writeln!(
+        s,
+        "<path d=\"{lead}\" fill=\"#9ab\" fill-opacity=\"0.35\" stroke=\"none\"><title>lead (±{max_lead:.0} points)</title></path>"
+    );
+    let mut line = format!("M {:.1} {:.1}", x(0.0), y(r.start_winrate_black));
+    for (i, m) in r.moves.iter().enumerate() {
+        let _ = write!(line, " L {:.1} {:.1}", x(i as f64 + 1.0), y(m.winrate_black));
+    }
+    let _ = writeln!(
+        s,
+        "<path d=\"{line}\" fill=\"none\" stroke=\"#222\" stroke-width=\"1.5\"><title>Black's win rate</title></path>"
+    );
+    for &k in &r.mistakes {
+        let m = &r.moves[k - 1];
+        let _ = writeln!(
+            s,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"#c33\"><title>{}. {} {} lost {:.1} points</title></circle>",
+            x(k as f64),
+            y(m.winrate_black),
+            m.number,
+            m.color,
+            m.mv,
+            m.eval.loss
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{pad}\" y=\"{}\">move 1</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">move {}</text>",
+        h - 8.0,
+        w - pad,
+        h - 8.0,
+        r.moves.len()
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::Rules;
+    use tengen_engine::SearchParams;
+
+    /// A 7 × 7 game of eight moves; White's last move (G1) is a wasted first-line stone.
+    fn game() -> Game {
+        let mut game = Game::new(7, Rules::default()).unwrap();
+        for v in ["D4", "C5", "E5", "C3", "E3", "D2", "C4", "G1"] {
+            game.play(Move::Play(v.parse().unwrap())).unwrap();
+        }
+        game
+    }
+
+    fn searcher() -> Searcher {
+        Searcher::Playouts(Box::new(Mcts::new(SearchParams {
+            playouts: 400,
+            time: None,
+            seed: 7,
+            ..SearchParams::level(10)
+        })))
+    }
+
+    #[test]
+    fn every_move_is_judged_in_order_after_every_position_is_searched() {
+        let game = game();
+        let mut events = Vec::new();
+        let review = review(&game, &mut searcher(), 400, "seven", &tengen_sgf::GameInfo::default(), &mut |p| {
+            events.push(match p {
+                Progress::Searched { done, total } => format!("searched {done}/{total}"),
+                Progress::Judged(m) => format!("judged {}", m.number),
+            });
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let searched: Vec<String> = (1..=9).map(|i| format!("searched {i}/9")).collect();
+        let judged: Vec<String> = (1..=8).map(|i| format!("judged {i}")).collect();
+        assert_eq!(events, [searched, judged].concat());
+        assert_eq!(review.moves.len(), 8);
+        for m in &review.moves {
+            assert_eq!(m.pv.first(), Some(&m.best), "move {}: the line starts with the best move", m.number);
+            assert!((0.0..=1.0).contains(&m.winrate_black_before) && (0.0..=1.0).contains(&m.winrate_black));
+        }
+        // The first-line stone loses points against the best move, and Black's win rate does
+        // not fall by it.
+        let last = &review.moves[7];
+        assert_eq!((last.color.as_str(), last.mv.as_str()), ("W", "G1"));
+        assert!(last.eval.loss > 1.0, "G1 lost {:.1} points", last.eval.loss);
+        assert!(last.winrate_black >= last.winrate_black_before - 0.05);
+        // The report forms take it as it is.
+        assert!(text(&review).contains("G1"));
+        assert!(svg(&review).starts_with("<svg"));
+        assert_eq!(annotations(&review).1.len(), 8);
+    }
+
+    #[test]
+    fn a_review_stops_when_asked_and_refuses_an_empty_game() {
+        let mut seen = 0;
+        let stopped = review(&game(), &mut searcher(), 400, "seven", &tengen_sgf::GameInfo::default(), &mut |_| {
+            seen += 1;
+            if seen == 3 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        assert!(matches!(stopped, Err(ReviewError::Stopped)));
+        assert_eq!(seen, 3);
+        let empty = Game::new(9, Rules::default()).unwrap();
+        let none = review(&empty, &mut searcher(), 400, "empty", &tengen_sgf::GameInfo::default(), &mut |_| {
+            ControlFlow::Continue(())
+        });
+        assert!(matches!(none, Err(ReviewError::NoMoves)));
+    }
+}
