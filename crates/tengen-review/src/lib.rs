@@ -76,7 +76,7 @@ pub enum Progress<'a> {
 }
 
 /// One move of the review.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveReview {
     /// From 1.
@@ -112,7 +112,7 @@ pub struct MoveReview {
 }
 
 /// A term as the review prints it.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TermOut {
     /// Chinese.
@@ -130,7 +130,7 @@ impl From<&Term> for TermOut {
 }
 
 /// The whole review (`--json`).
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Review {
     /// The record reviewed.

@@ -34,6 +34,7 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/sgf", get(sgf))
         .route("/api/games/{id}/terms", get(terms))
+        .route("/api/games/{id}/review", get(review_read).post(review_request))
         .route("/api/games/{id}/live", get(live))
         .route("/api/games/{id}/move", post(play))
         .route("/api/games/{id}/handicap", post(place))
@@ -114,7 +115,9 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         accept,
         set_name,
         resume,
-        levels
+        levels,
+        review_request,
+        review_read
     ),
     components(schemas(
         NewGame,
@@ -125,6 +128,9 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         NameRequest,
         crate::record::Dispute,
         crate::levels::Level,
+        ReviewRequest,
+        crate::reviews::ReviewView,
+        crate::reviews::ReviewedMove,
         HandicapRequest,
         View,
         Summary,
@@ -787,6 +793,89 @@ async fn terms(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Resul
     Ok(Json(Commentary { moves }))
 }
 
+/// The strength of a review: simulations of the playout search, or visits of the network
+/// (when the server has one), a position. Neither: the playout search at 1,000.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct ReviewRequest {
+    /// Visits a position of the network's search (1 to the server's limit, 400 by default).
+    #[schema(minimum = 1)]
+    visits: Option<u32>,
+    /// Simulations a position of the playout search (1 to the server's limit, 10,000 by default).
+    #[schema(minimum = 1)]
+    playouts: Option<u32>,
+}
+
+/// Simulations a position of a review that asks no strength (`tengen review`'s level 5).
+const REVIEW_PLAYOUTS: u32 = 1_000;
+
+/// Asks for the review of a finished or imported game: every move judged by the search (win
+/// rate and lead before and after, points lost, the best move and its line, 恶手 / 疑问手 /
+/// 妙手 …), the biggest mistakes. Queued for a worker; its progress and the moves judged so
+/// far come with `GET` and on the game's WebSocket. Asking again for the same strength costs
+/// nothing: the job (or its result) is the one there.
+#[utoipa::path(post, path = "/api/games/{id}/review", params(("id" = String, Path)), request_body = Option<ReviewRequest>,
+    responses((status = 202, body = crate::reviews::ReviewView, description = "the job as it is now"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "the game is still in play (`in_play`)"),
+        (status = 422, body = ErrorBody, description = "a strength past the server's limits (`strength`), visits without a network (`no_network`), both asked")))]
+async fn review_request(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    client: Client,
+    Body(req): Body<ReviewRequest>,
+) -> Result<Response, ApiError> {
+    let limits = app.limits();
+    let (engine, strength) = match (req.visits, req.playouts) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::refused("ask visits (the network) or playouts, not both").because("strength"));
+        }
+        (Some(visits), None) => {
+            let Some(network) = app.network() else {
+                return Err(ApiError::refused("this server has no network: ask playouts").because("no_network"));
+            };
+            if visits == 0 || visits > limits.review_visits {
+                return Err(ApiError::refused(format!("visits: 1 to {}", limits.review_visits)).because("strength"));
+            }
+            (crate::reviews::network_engine(network), visits)
+        }
+        (None, playouts) => {
+            let playouts = playouts.unwrap_or(REVIEW_PLAYOUTS);
+            if playouts == 0 || playouts > limits.review_playouts {
+                return Err(ApiError::refused(format!("playouts: 1 to {}", limits.review_playouts)).because("strength"));
+            }
+            (crate::reviews::PLAYOUTS.to_owned(), playouts)
+        }
+    };
+    let (stored, state) = app.load(&id).await?;
+    if !stored.config.imported && crate::view::phase_of(&state) != "ended" {
+        return Err(
+            ApiError::in_conflict("the game is still in play: it is reviewed when it has ended").because("in_play")
+        );
+    }
+    if state.game.moves().is_empty() {
+        return Err(ApiError::refused("the game has no moves to review").because("no_moves"));
+    }
+    let row = app.store().request_review(&id, &engine, i64::from(strength), &client.0.to_string(), now_ms()).await?;
+    app.review_changed(&id).await;
+    let view = crate::reviews::ReviewView::of(&row)?;
+    Ok((StatusCode::ACCEPTED, Json(view)).into_response())
+}
+
+/// The review of a game: its state (`queued`, `running`, `done`, `failed`), progress, and the
+/// moves judged so far (all of them when done), with the biggest mistakes.
+#[utoipa::path(get, path = "/api/games/{id}/review", params(("id" = String, Path)),
+    responses((status = 200, body = crate::reviews::ReviewView),
+        (status = 404, body = ErrorBody, description = "no such game, or no review asked for it (`no_review`)")))]
+async fn review_read(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+) -> Result<Json<crate::reviews::ReviewView>, ApiError> {
+    app.load(&id).await?;
+    let row = app.store().review(&id).await?.ok_or_else(|| ApiError::no_review(&id))?;
+    Ok(Json(crate::reviews::ReviewView::of(&row)?))
+}
+
 /// The game as SGF.
 #[utoipa::path(get, path = "/api/games/{id}/sgf", params(("id" = String, Path)),
     responses((status = 200, content_type = "application/x-go-sgf", body = String), (status = 404, body = ErrorBody)))]
@@ -858,7 +947,7 @@ impl Drop for Watching {
 
 /// Live updates: a WebSocket that receives the game's view now and after every change.
 #[utoipa::path(get, path = "/api/games/{id}/live", params(("id" = String, Path)),
-    responses((status = 101, description = "WebSocket: one View (JSON text) per change"),
+    responses((status = 101, description = "WebSocket: one View (JSON text) per change of the game, and `{\"review\": ReviewView}` per change of its review"),
         (status = 400, body = ErrorBody, description = "not a WebSocket request"),
         (status = 403, body = ErrorBody, description = "a page of another site"), (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody, description = "too many watchers from this address")))]

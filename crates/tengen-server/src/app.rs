@@ -51,6 +51,9 @@ pub struct Settings {
     pub network: Option<Arc<CachedModel>>,
     /// What clients may make the server hold or do.
     pub limits: Limits,
+    /// Review workers this server runs ([`crate::reviews::Worker`]); 0 leaves the reviews to
+    /// other servers and `tengen worker` processes on the database.
+    pub review_workers: usize,
 }
 
 impl std::fmt::Debug for Settings {
@@ -60,13 +63,20 @@ impl std::fmt::Debug for Settings {
             .field("max_think", &self.max_think)
             .field("network", &self.network.as_ref().map(|n| &n.model().name))
             .field("limits", &self.limits)
+            .field("review_workers", &self.review_workers)
             .finish()
     }
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { searches: 2, max_think: Duration::from_secs(5), network: None, limits: Limits::default() }
+        Settings {
+            searches: 2,
+            max_think: Duration::from_secs(5),
+            network: None,
+            limits: Limits::default(),
+            review_workers: 1,
+        }
     }
 }
 
@@ -100,6 +110,25 @@ pub struct AppState(Arc<Inner>);
 /// A lock that a panic elsewhere does not poison for good.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A stored game's state: its log replayed, or its imported record.
+///
+/// # Errors
+/// 500 when the log or the record does not replay.
+pub fn state_of(stored: &StoredGame, events: &[Event]) -> Result<State, ApiError> {
+    if stored.config.imported {
+        let text = stored.sgf.as_deref().unwrap_or("");
+        let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
+        // As the import replayed it (records imported before it refused a move that cannot be
+        // replayed leave such moves out).
+        let replay = record
+            .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Skip)
+            .map_err(|e| ApiError::internal(&e))?;
+        Ok(State::imported(stored.config.clone(), replay.game, stored.created_ms))
+    } else {
+        Ok(State::replay(stored.config.clone(), stored.created_ms, events)?)
+    }
 }
 
 /// The derived fields of a state, for the games table.
@@ -263,18 +292,7 @@ impl AppState {
     /// 404 for an unknown game; 500 when its log does not replay.
     pub async fn load(&self, id: &str) -> Result<(StoredGame, State), ApiError> {
         let (stored, events) = self.0.store.load(id).await?.ok_or_else(|| ApiError::not_found(id))?;
-        let state = if stored.config.imported {
-            let text = stored.sgf.as_deref().unwrap_or("");
-            let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
-            // As the import replayed it (records imported before it refused a move that cannot be
-            // replayed leave such moves out).
-            let replay = record
-                .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Skip)
-                .map_err(|e| ApiError::internal(&e))?;
-            State::imported(stored.config.clone(), replay.game, stored.created_ms)
-        } else {
-            State::replay(stored.config.clone(), stored.created_ms, &events)?
-        };
+        let state = state_of(&stored, &events)?;
         Ok((stored, state))
     }
 
@@ -369,6 +387,48 @@ impl AppState {
     /// removed when its last watcher goes ([`AppState::watcher_closes`]).
     pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<str>> {
         lock(&self.0.hub).entry(id.to_owned()).or_insert_with(|| broadcast::channel(64).0).subscribe()
+    }
+
+    /// The network this server's computer and reviews use.
+    #[must_use]
+    pub fn network(&self) -> Option<&Arc<CachedModel>> {
+        self.0.settings.network.as_ref()
+    }
+
+    /// Sends the review of game `id` as it is in the database to the game's watchers in this
+    /// process, as `{"review": …}` ([`crate::reviews::ReviewView`]).
+    pub async fn review_changed(&self, id: &str) {
+        let view = match self.0.store.review(id).await {
+            Ok(Some(row)) => crate::reviews::ReviewView::of(&row),
+            Ok(None) => return,
+            Err(e) => Err(e),
+        };
+        match view {
+            Ok(view) => {
+                if let Ok(json) = serde_json::to_string(&serde_json::json!({ "review": view })) {
+                    let hub = lock(&self.0.hub);
+                    if let Some(sender) = hub.get(id) {
+                        let _ = sender.send(Arc::from(json));
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("review of {id}: {e}"),
+        }
+    }
+
+    /// Starts this server's review workers ([`Settings::review_workers`]).
+    pub fn start_review_workers(&self) {
+        for _ in 0..self.0.settings.review_workers {
+            let app = self.clone();
+            let handle = tokio::runtime::Handle::current();
+            let worker = crate::reviews::Worker::new(self.0.store.clone(), self.0.settings.network.clone()).on_change(
+                Arc::new(move |id: &str| {
+                    let (app, id) = (app.clone(), id.to_owned());
+                    handle.spawn(async move { app.review_changed(&id).await });
+                }),
+            );
+            tokio::spawn(worker.run());
+        }
     }
 
     /// A change of game `id` (made here, or seen in the database): tell the watchers, note
@@ -554,7 +614,7 @@ impl AppState {
 
     async fn listener(&self) -> Result<sqlx::postgres::PgListener, sqlx::Error> {
         let mut listener = sqlx::postgres::PgListener::connect(self.0.store.url()).await?;
-        listener.listen(crate::store::CHANNEL).await?;
+        listener.listen_all([crate::store::CHANNEL, crate::store::REVIEW_CHANNEL]).await?;
         Ok(listener)
     }
 
@@ -563,6 +623,10 @@ impl AppState {
             let note = listener.recv().await?;
             let Some((instance, id)) = note.payload().split_once(' ') else { continue };
             if instance == self.0.store.instance() {
+                continue;
+            }
+            if note.channel() == crate::store::REVIEW_CHANNEL {
+                self.review_changed(id).await;
                 continue;
             }
             match self.load(id).await {

@@ -53,6 +53,10 @@ pub struct Limits {
     /// Origins a WebSocket may come from, besides the server's own (`http(s)://` + the
     /// request's `Host`): e.g. `https://go.example.org`.
     pub origins: Vec<String>,
+    /// The most simulations a position a review may ask of the playout search.
+    pub review_playouts: u32,
+    /// The most visits a position a review may ask of the network.
+    pub review_visits: u32,
 }
 
 impl Default for Limits {
@@ -70,6 +74,8 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(30),
             connection_age: Duration::from_secs(600),
             origins: Vec::new(),
+            review_playouts: 10_000,
+            review_visits: 400,
         }
     }
 }

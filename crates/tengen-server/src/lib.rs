@@ -11,6 +11,7 @@ pub mod levels;
 pub mod page;
 pub mod queue;
 pub mod record;
+pub mod reviews;
 pub mod store;
 pub mod view;
 
@@ -42,6 +43,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
     let state = AppState::new(store, settings);
     let resumed = state.resume_all().await.map_err(|e| e.detail)?;
     state.listen_for_other_servers().await?;
+    state.start_review_workers();
     let clocks = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(100));

@@ -110,6 +110,68 @@ pub struct Store {
 /// The PostgreSQL channel that carries `INSTANCE GAME-ID` after each committed event.
 pub const CHANNEL: &str = "tengen_games";
 
+/// The PostgreSQL channel that carries `INSTANCE GAME-ID` after each change of a review job.
+pub const REVIEW_CHANNEL: &str = "tengen_reviews";
+
+/// Claims of a review job before it is given up as failing (each claim after the first
+/// follows a worker that died or lost its lease).
+pub const REVIEW_ATTEMPTS: i64 = 3;
+
+/// A review job's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewRow {
+    /// The game reviewed.
+    pub game_id: String,
+    /// queued, running, done or failed.
+    pub state: String,
+    /// `playouts`, or `network:NAME`.
+    pub engine: String,
+    /// Simulations (a network's visits) a position.
+    pub strength: i64,
+    /// Who asked.
+    pub client: String,
+    /// When it was asked for (ms since the epoch).
+    pub requested_ms: i64,
+    /// Its last change.
+    pub updated_ms: i64,
+    /// 0 to 1.
+    pub progress: f64,
+    /// The worker holding it, while running.
+    pub lease_owner: Option<String>,
+    /// Until when the worker holds it.
+    pub lease_until_ms: Option<i64>,
+    /// Claims so far.
+    pub attempts: i64,
+    /// JSON: the moves judged so far.
+    pub partial: Option<String>,
+    /// JSON of the review, when done.
+    pub result: Option<String>,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+const REVIEW_COLUMNS: &str = "game_id, state, engine, strength, client, requested_ms, updated_ms, progress, \
+     lease_owner, lease_until_ms, attempts, partial, result, error";
+
+fn review_row(row: &sqlx::any::AnyRow) -> Result<ReviewRow, StoreError> {
+    Ok(ReviewRow {
+        game_id: row.try_get("game_id")?,
+        state: row.try_get("state")?,
+        engine: row.try_get("engine")?,
+        strength: row.try_get("strength")?,
+        client: row.try_get("client")?,
+        requested_ms: row.try_get("requested_ms")?,
+        updated_ms: row.try_get("updated_ms")?,
+        progress: row.try_get("progress")?,
+        lease_owner: row.try_get("lease_owner")?,
+        lease_until_ms: row.try_get("lease_until_ms")?,
+        attempts: row.try_get("attempts")?,
+        partial: row.try_get("partial")?,
+        result: row.try_get("result")?,
+        error: row.try_get("error")?,
+    })
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::Black => "black",
@@ -390,6 +452,187 @@ impl Store {
     pub async fn unfinished_count(&self) -> Result<i64, StoreError> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE phase <> 'ended'").fetch_one(&self.pool).await?;
         Ok(row.try_get("n")?)
+    }
+
+    /// Asks for a review of game `game_id` by `engine` at `strength`: a new job is queued; an
+    /// existing one is kept as it is (queued, running, or done by the same engine and strength:
+    /// a second request costs nothing) unless it failed or was done otherwise, when it is
+    /// queued again. The job as it is now.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn request_review(
+        &self,
+        game_id: &str,
+        engine: &str,
+        strength: i64,
+        client: &str,
+        now_ms: i64,
+    ) -> Result<ReviewRow, StoreError> {
+        sqlx::query(
+            "INSERT INTO reviews (game_id, state, engine, strength, client, requested_ms, updated_ms, progress, \
+             attempts) VALUES ($1, 'queued', $2, $3, $4, $5, $5, 0, 0) \
+             ON CONFLICT (game_id) DO UPDATE SET state = 'queued', engine = excluded.engine, \
+             strength = excluded.strength, client = excluded.client, requested_ms = excluded.requested_ms, \
+             updated_ms = excluded.updated_ms, progress = 0, lease_owner = NULL, lease_until_ms = NULL, \
+             attempts = 0, partial = NULL, result = NULL, error = NULL \
+             WHERE reviews.state = 'failed' OR (reviews.state = 'done' AND \
+             (reviews.engine <> excluded.engine OR reviews.strength <> excluded.strength))",
+        )
+        .bind(game_id)
+        .bind(engine)
+        .bind(strength)
+        .bind(client)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        self.notify_review(game_id).await?;
+        self.review(game_id).await?.ok_or_else(|| StoreError::Corrupt(format!("review of {game_id} vanished")))
+    }
+
+    /// The review job of a game, if one was asked for.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn review(&self, game_id: &str) -> Result<Option<ReviewRow>, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {REVIEW_COLUMNS} FROM reviews WHERE game_id = $1")))
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(review_row).transpose()
+    }
+
+    /// Claims the next review job for worker `owner` until `lease_until_ms`: a queued job, or a
+    /// running one whose lease ran out (its worker died or lost touch) — the oldest of the
+    /// client with the fewest jobs running. Each job is claimed by one worker at a time
+    /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so that workers on other machines take other
+    /// jobs; SQLite: one writer at a time). Only jobs of the playout search, or of `network`'s
+    /// engine (`network:NAME`; empty for a worker without one). Jobs claimed
+    /// [`REVIEW_ATTEMPTS`] times whose lease ran out again are marked failed instead.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn claim_review(
+        &self,
+        owner: &str,
+        now_ms: i64,
+        lease_until_ms: i64,
+        network: &str,
+    ) -> Result<Option<ReviewRow>, StoreError> {
+        let gave_up = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE reviews SET state = 'failed', lease_owner = NULL, updated_ms = $1, \
+             error = 'its workers stopped {REVIEW_ATTEMPTS} times before the end' \
+             WHERE state = 'running' AND lease_until_ms < $1 AND attempts >= {REVIEW_ATTEMPTS} RETURNING game_id"
+        )))
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        for row in &gave_up {
+            self.notify_review(&row.try_get::<String, _>("game_id")?).await?;
+        }
+        let lock = if self.backend == Backend::Postgres { " FOR UPDATE SKIP LOCKED" } else { "" };
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE reviews SET state = 'running', lease_owner = $1, lease_until_ms = $3, \
+             attempts = attempts + 1, updated_ms = $2 WHERE game_id = (SELECT game_id FROM reviews AS r \
+             WHERE (r.state = 'queued' OR (r.state = 'running' AND r.lease_until_ms < $2)) \
+             AND (r.engine = 'playouts' OR r.engine = $4) ORDER BY (SELECT COUNT(*) FROM reviews AS o WHERE o.client = r.client AND o.state = 'running' \
+             AND o.lease_until_ms >= $2), r.requested_ms, r.game_id LIMIT 1{lock}) \
+             AND (state = 'queued' OR (state = 'running' AND lease_until_ms < $2)) RETURNING {REVIEW_COLUMNS}"
+        )))
+        .bind(owner)
+        .bind(now_ms)
+        .bind(lease_until_ms)
+        .bind(network)
+        .fetch_optional(&self.pool)
+        .await?;
+        let claimed = row.as_ref().map(review_row).transpose()?;
+        if let Some(job) = &claimed {
+            self.notify_review(&job.game_id).await?;
+        }
+        Ok(claimed)
+    }
+
+    /// Worker `owner` still holds the review of `game_id`: its lease runs to
+    /// `lease_until_ms`, with its progress and the moves judged so far. `false` when the job is
+    /// no longer this worker's (its lease ran out and another took it): it must stop.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn renew_review(
+        &self,
+        game_id: &str,
+        owner: &str,
+        lease_until_ms: i64,
+        progress: f64,
+        partial: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE reviews SET lease_until_ms = $3, progress = $4, partial = $5, updated_ms = $6 \
+             WHERE game_id = $1 AND lease_owner = $2 AND state = 'running'",
+        )
+        .bind(game_id)
+        .bind(owner)
+        .bind(lease_until_ms)
+        .bind(progress)
+        .bind(partial)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        let held = done.rows_affected() == 1;
+        if held {
+            self.notify_review(game_id).await?;
+        }
+        Ok(held)
+    }
+
+    /// Worker `owner` ends the review of `game_id`: done with `result` (JSON), or failed with
+    /// `error`. `false`, and nothing changed, when the job is no longer this worker's: a
+    /// review is finished once, by the worker holding it.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn finish_review(
+        &self,
+        game_id: &str,
+        owner: &str,
+        outcome: Result<&str, &str>,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let (state, result, error) = match outcome {
+            Ok(result) => ("done", Some(result), None),
+            Err(error) => ("failed", None, Some(error)),
+        };
+        let done = sqlx::query(
+            "UPDATE reviews SET state = $3, result = $4, error = $5, progress = CASE WHEN $3 = 'done' THEN 1 \
+             ELSE progress END, partial = NULL, lease_owner = NULL, lease_until_ms = NULL, updated_ms = $6 \
+             WHERE game_id = $1 AND lease_owner = $2 AND state = 'running'",
+        )
+        .bind(game_id)
+        .bind(owner)
+        .bind(state)
+        .bind(result)
+        .bind(error)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        let finished = done.rows_affected() == 1;
+        if finished {
+            self.notify_review(game_id).await?;
+        }
+        Ok(finished)
+    }
+
+    /// Tells the servers listening on PostgreSQL that the review of `game_id` changed.
+    async fn notify_review(&self, game_id: &str) -> Result<(), StoreError> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(REVIEW_CHANNEL)
+                .bind(format!("{} {game_id}", self.instance))
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Whether the database answers a trivial query.

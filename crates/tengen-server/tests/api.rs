@@ -81,11 +81,18 @@ on_both_databases!(
     the_commentary_names_every_move,
     seats_name_themselves_and_refusals_carry_codes,
     the_computer_judges_the_marking_it_is_asked_to_accept,
+    reviews_are_queued_worked_once_and_served,
+    review_leases_run_out_and_pass_to_another_worker,
 );
 
 async fn state(db: &str) -> AppState {
-    let settings =
-        Settings { searches: 2, max_think: Duration::from_millis(200), network: None, limits: common::roomy() };
+    let settings = Settings {
+        searches: 2,
+        max_think: Duration::from_millis(200),
+        network: None,
+        limits: common::roomy(),
+        review_workers: 0,
+    };
     AppState::new(Store::open(db).await.unwrap(), settings)
 }
 
@@ -592,4 +599,134 @@ async fn the_computer_judges_the_marking_it_is_asked_to_accept(db: &str) {
         call(&app, "POST", &format!("/api/games/{id}/accept"), Some(token), Some(json!({"dead": proposal}))).await;
     assert_eq!((s, v["phase"].as_str()), (StatusCode::OK, Some("ended")), "{v}");
     assert!(v["result"].as_str().unwrap().starts_with("B+"), "{v}");
+}
+
+/// A friend game of five moves, resigned by White.
+async fn ended_game(app: &AppState) -> String {
+    let (id, black, white) = friend_game(app).await;
+    for (n, (token, mv)) in
+        [(&black, "E5"), (&white, "C3"), (&black, "G7"), (&white, "J1"), (&black, "D4")].iter().enumerate()
+    {
+        assert_eq!(play(app, &id, token, mv, n as u64 + 1).await.0, StatusCode::OK);
+    }
+    assert_eq!(call(app, "POST", &format!("/api/games/{id}/resign"), Some(&white), None).await.0, StatusCode::OK);
+    id
+}
+
+async fn reviews_are_queued_worked_once_and_served(db: &str) {
+    let app = state(db).await;
+    let review = |id: &str| format!("/api/games/{id}/review");
+    // A game in play is not reviewed: its players would see the analysis.
+    let (playing, black, _) = friend_game(&app).await;
+    assert_eq!(play(&app, &playing, &black, "E5", 1).await.0, StatusCode::OK);
+    let (status, body) = call(&app, "POST", &review(&playing), None, None).await;
+    assert_eq!((status, body["reason"].as_str()), (StatusCode::CONFLICT, Some("in_play")), "{body}");
+
+    let id = ended_game(&app).await;
+    let (status, body) = call(&app, "GET", &review(&id), None, None).await;
+    assert_eq!((status, body["reason"].as_str()), (StatusCode::NOT_FOUND, Some("no_review")), "{body}");
+    for (ask, reason) in [
+        (json!({"playouts": 0}), "strength"),
+        (json!({"playouts": 10_000_000}), "strength"),
+        (json!({"visits": 8}), "no_network"),
+        (json!({"visits": 8, "playouts": 8}), "strength"),
+    ] {
+        let (status, body) = call(&app, "POST", &review(&id), None, Some(ask.clone())).await;
+        assert_eq!(
+            (status, body["reason"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(reason)),
+            "{ask}: {body}"
+        );
+    }
+    let (status, body) = call(&app, "POST", &review(&id), None, Some(json!({"playouts": 10, "x": 1}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+
+    // Asked: queued, and the game's watchers hear of it.
+    let mut watching = app.subscribe(&id);
+    let (status, body) = call(&app, "POST", &review(&id), None, Some(json!({"playouts": 200}))).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{body}");
+    assert_eq!(
+        (body["state"].as_str(), body["engine"].as_str(), body["strength"].as_i64()),
+        (Some("queued"), Some("playouts"), Some(200))
+    );
+    let heard: Value = serde_json::from_str(&watching.recv().await.unwrap()).unwrap();
+    assert_eq!(heard["review"]["state"], "queued", "{heard}");
+
+    // A worker takes it and finishes it.
+    let worker = tengen_server::reviews::Worker::new(app.store().clone(), None);
+    assert!(worker.work_once().await.unwrap());
+    assert!(!worker.work_once().await.unwrap(), "one job, worked once");
+    let (status, done) = call(&app, "GET", &review(&id), None, None).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!((done["state"].as_str(), done["progress"].as_f64()), (Some("done"), Some(1.0)), "{done}");
+    let moves = done["moves"].as_array().unwrap();
+    let played: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(played, ["E5", "C3", "G7", "J1", "D4"]);
+    for m in moves {
+        assert_eq!(m["pv"][0], m["best"], "{m}");
+        for field in ["winrate_black", "winrate_black_before"] {
+            assert!((0.0..=1.0).contains(&m[field].as_f64().unwrap()), "{field}: {m}");
+        }
+        assert!(m["loss"].as_f64().unwrap() >= 0.0 && m["names"].is_array() && m["judgement"].is_array(), "{m}");
+    }
+    // White's J1, a first-line corner stone, is judged a mistake.
+    assert!(done["mistakes"].as_array().unwrap().contains(&json!(4)), "{done}");
+
+    // Asked again the same: nothing more to do. Another strength: queued again.
+    let (status, again) = call(&app, "POST", &review(&id), None, Some(json!({"playouts": 200}))).await;
+    assert_eq!((status, again["state"].as_str()), (StatusCode::ACCEPTED, Some("done")));
+    assert!(!worker.work_once().await.unwrap());
+    let (_, other) = call(&app, "POST", &review(&id), None, Some(json!({"playouts": 300}))).await;
+    assert_eq!(other["state"], "queued", "{other}");
+}
+
+async fn review_leases_run_out_and_pass_to_another_worker(db: &str) {
+    let app = state(db).await;
+    let store = app.store();
+    let [g1, g2, g3] = [ended_game(&app).await, ended_game(&app).await, ended_game(&app).await];
+    // Client x asks two reviews, then client y one.
+    store.request_review(&g1, "playouts", 100, "x", 1_000).await.unwrap();
+    store.request_review(&g2, "playouts", 100, "x", 1_001).await.unwrap();
+    store.request_review(&g3, "playouts", 100, "y", 1_002).await.unwrap();
+    let lease = 15_000;
+    let claim =
+        |owner: &'static str, now: i64| async move { store.claim_review(owner, now, now + lease, "").await.unwrap() };
+    // Fair order: x's first, then y's (x has one running), then x's second.
+    let first = claim("a", 2_000).await.unwrap();
+    let second = claim("b", 2_000).await.unwrap();
+    let third = claim("c", 2_000).await.unwrap();
+    assert_eq!(
+        [first.game_id.as_str(), second.game_id.as_str(), third.game_id.as_str()],
+        [g1.as_str(), g3.as_str(), g2.as_str()]
+    );
+    assert!(claim("d", 2_000).await.is_none(), "every job is held");
+    // Workers a and b renew; c stops renewing and its lease runs out: d takes c's job.
+    assert!(store.renew_review(&g1, "a", 10_000_000, 0.5, "[]", 3_000).await.unwrap());
+    assert!(store.renew_review(&g3, "b", 2_000 + lease * 2, 0.5, "[]", 3_000).await.unwrap());
+    let taken = claim("d", 2_000 + lease + 1).await.unwrap();
+    assert_eq!((taken.game_id.as_str(), taken.attempts, taken.progress), (g2.as_str(), 2, 0.0));
+    // c's late work is refused; d finishes it, once.
+    assert!(!store.renew_review(&g2, "c", 99_000, 0.9, "[]", 20_000).await.unwrap());
+    assert!(!store.finish_review(&g2, "c", Ok("{}"), 20_000).await.unwrap());
+    assert!(store.finish_review(&g2, "d", Err("test: given up"), 20_000).await.unwrap());
+    assert!(!store.finish_review(&g2, "d", Err("test: again"), 20_001).await.unwrap());
+    let row = store.review(&g2).await.unwrap().unwrap();
+    assert_eq!((row.state.as_str(), row.error.as_deref()), ("failed", Some("test: given up")));
+    assert!(store.finish_review(&g3, "b", Err("test: stopped"), 20_000).await.unwrap());
+    store.request_review(&g3, "playouts", 100, "y", 20_001).await.unwrap();
+    // A job whose workers keep dying is given up after three claims.
+    let mut now = 100_000;
+    for attempt in 1..=3 {
+        let job = claim("e", now).await.unwrap();
+        assert_eq!((job.game_id.as_str(), job.attempts), (g3.as_str(), attempt), "claim {attempt}");
+        now += lease + 1;
+        // a's job, renewed far ahead, stays a's.
+        assert!(store.renew_review(&g1, "a", now + 10 * lease, 0.5, "[]", now).await.unwrap());
+    }
+    assert!(claim("e", now).await.is_none());
+    let row = store.review(&g3).await.unwrap().unwrap();
+    assert_eq!(row.state, "failed", "{row:?}");
+    // A failed job asked again starts afresh.
+    let again = store.request_review(&g3, "playouts", 100, "y", now).await.unwrap();
+    assert_eq!((again.state.as_str(), again.attempts, again.error), ("queued", 0, None));
 }

@@ -15,7 +15,8 @@ use tower::ServiceExt;
 mod common;
 
 async fn server(limits: Limits) -> AppState {
-    let settings = Settings { searches: 1, max_think: Duration::from_millis(50), network: None, limits };
+    let settings =
+        Settings { searches: 1, max_think: Duration::from_millis(50), network: None, limits, review_workers: 0 };
     AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings)
 }
 

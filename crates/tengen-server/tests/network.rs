@@ -31,6 +31,7 @@ async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
         max_think: Duration::from_millis(500),
         network: Some(Arc::clone(&network)),
         limits: common::roomy(),
+        review_workers: 0,
     };
     (AppState::new(Store::open(&db).await.unwrap(), settings), network)
 }

@@ -41,6 +41,11 @@ const T = {
     wins_time: (c) => `${c} wins on time (${c === 'Black' ? 'B' : 'W'}+T)`,
     dispute: (alive, dead) => `The computer does not agree: it judges ${[alive.length ? `${alive.join(', ')} alive` : '', dead.length ? `${dead.join(', ')} dead` : ''].filter(Boolean).join(' and ')}. Its own marking is shown: accept it, or resume play to settle the stones on the board.`,
     level_info: (l) => l ? `${l.strength}; ${l.search === 'network' ? 'the network search' : 'the playout search'}, ${l.budget}` : '',
+    study: 'Review by the computer', review_start: 'Review the game', review_again: 'Review again',
+    review_queued: 'Waiting for a worker…', review_running: (p) => `Reviewing: ${p}%`, review_failed: (e) => `The review failed: ${e}`,
+    review_legend: 'Line: Black\'s win rate. Shade: Black\'s lead. Red: mistakes (bigger, costlier). Click or drag to go to a move.',
+    mistakes_none: 'No move lost 1.5 points or more.', lost: (x) => `lost ${x} points`, best_was: (m) => `best ${m}`,
+    judged: (n, c, m) => `The computer on ${n}. ${c} ${m}`, winrate_line: (b, lead) => `Black ${b}% · lead ${lead}`,
   },
   zh: {
     new_game: '新对局', recent: '最近对局', opponent: '对手', computer: '电脑', level: '级别', friend: '朋友',
@@ -70,6 +75,11 @@ const T = {
     wins_resign: (c) => `${c}中盘胜 · ${c === '黑' ? 'B' : 'W'}+R`, wins_time: (c) => `${c}超时胜 · ${c === '黑' ? 'B' : 'W'}+T`,
     dispute: (alive, dead) => `电脑不同意：它判${[alive.length ? ` ${alive.join('、')} 为活棋` : '', dead.length ? ` ${dead.join('、')} 为死棋` : ''].filter(Boolean).join('，')}。现在显示的是电脑的判断：可以同意，或续弈，在棋盘上解决。`,
     level_info: (l) => l ? `${l.strength_zh}；${l.search === 'network' ? '神经网络搜索' : '模拟搜索'}，${l.budget_zh}` : '',
+    study: '电脑复盘', review_start: '请电脑复盘', review_again: '重新复盘', review_queued: '排队等待中…',
+    review_running: (p) => `复盘中：${p}%`, review_failed: (e) => `复盘失败：${e}`,
+    review_legend: '曲线：黑方胜率。阴影：黑方领先目数。红点：失误（越大损失越多）。点击或拖动可跳到该手。',
+    mistakes_none: '没有损失 1.5 目以上的棋。', lost: (x) => `损失 ${x} 目`, best_was: (m) => `应走 ${m}`,
+    judged: (n, c, m) => `电脑评第 ${n} 手 ${c} ${m}`, winrate_line: (b, lead) => `黑胜率 ${b}% · 黑领先 ${lead} 目`,
   },
 };
 
@@ -115,6 +125,7 @@ let receivedAt = 0;
 let resignArmed = false;
 const placing = new Set(); // free handicap stones chosen, not yet sent
 let terms = { id: null, moves: -1, list: [] }; // the commentator's names of every move
+let study = { id: null, review: null }; // the computer's review of the game (GET /api/games/{id}/review)
 let termsLoading = null;
 
 // --- API ----------------------------------------------------------------------------------
@@ -380,6 +391,7 @@ async function openGame(id) {
   reviewAt = null;
   say(sessionStorage.getItem(`tengen-nigiri-${id}`) || '');
   showSeatLinks();
+  study = { id, review: null };
   try {
     update(await api('GET', `/api/games/${id}`));
   } catch (e) {
@@ -387,6 +399,7 @@ async function openGame(id) {
     return;
   }
   listen();
+  loadReview(id);
 }
 
 function copyRow(label, url, cls) {
@@ -459,7 +472,12 @@ function listen() {
     }).catch(() => setOnline(true));
   };
   socket.onmessage = (event) => {
-    if (id === gameId) update(JSON.parse(event.data));
+    if (id !== gameId) return;
+    const data = JSON.parse(event.data);
+    // The socket carries the game's views and, while a review of it runs, the review's
+    // progress ({"review": …}), which is not a view.
+    if (data.review) reviewChanged(data.review);
+    else update(data);
   };
   socket.onclose = () => {
     // Reconnect while the game is open (a server restart, a network hiccup).
@@ -574,6 +592,15 @@ $('#typed').addEventListener('submit', (event) => {
   playAt(text.toUpperCase());
 });
 $('#pass').addEventListener('click', () => view && act('move', { move: 'pass', number: view.moves + 1 }));
+$('#review-start').addEventListener('click', async () => {
+  const id = gameId;
+  try {
+    const r = await api('POST', `/api/games/${id}/review`);
+    if (gameId === id) reviewChanged(r);
+  } catch (e) {
+    say(refusal(e), true);
+  }
+});
 $('#undo').addEventListener('click', () => act('undo'));
 $('#undo-accept').addEventListener('click', () => act('undo/accept'));
 $('#undo-reject').addEventListener('click', () => act('undo/reject'));
@@ -701,8 +728,10 @@ function render() {
     }
   }
   svg.addEventListener('mouseleave', () => shadow.setAttribute('visibility', 'hidden'));
+  drawBestLine(svg, v, x, y);
   renderPanel();
   renderCommentary();
+  renderStudy();
 }
 
 // --- Commentary: the Go terms of the move on the board (GET /api/games/{id}/terms) --------
@@ -728,6 +757,16 @@ function renderCommentary() {
   const n = reviewAt ?? view.moves;
   if (terms.id !== gameId || terms.moves !== view.moves) loadTerms();
   const entry = terms.id === gameId ? terms.list[n - 1] : null;
+  const judged = judgedMove();
+  if (judged) {
+    const p = document.createElement('p');
+    p.className = 'judged';
+    const names = (lang === 'zh' ? judged.judgement : judged.judgement_en).join(lang === 'zh' ? '、' : ', ');
+    p.textContent = `${t('judged', n, colorName(judged.color === 'B' ? 'black' : 'white'), judged.move)}: ` +
+      `${names ? `${names} · ` : ''}${t('lost', judged.loss.toFixed(1))} · ${t('best_was', judged.best)} · ` +
+      t('winrate_line', Math.round(100 * judged.winrate_black), judged.score_lead_black.toFixed(1));
+    box.append(p);
+  }
   if (!entry || !entry.terms.length) return;
   const head = document.createElement('h3');
   head.textContent = `${t('commentary')} · ${n}. ${colorName(entry.color)} ${entry.move}`;
@@ -744,6 +783,136 @@ function renderCommentary() {
     list.append(li);
   }
   box.append(list);
+}
+
+// --- Study: the computer's review (POST/GET /api/games/{id}/review, progress on the socket) --
+async function loadReview(id) {
+  try {
+    const r = await api('GET', `/api/games/${id}/review`);
+    if (gameId === id) reviewChanged(r);
+  } catch (e) {
+    // No review asked yet (404): the button offers one.
+  }
+}
+
+function reviewChanged(r) {
+  if (r.game !== gameId) return;
+  const before = study.review;
+  study = { id: gameId, review: r };
+  // The best line on the board and the judgement come with the moves judged.
+  if (!before || before.moves.length !== r.moves.length || before.state !== r.state) render();
+  else renderStudy();
+}
+
+const studyOpen = () => Boolean(view && (view.imported || view.phase === 'ended'));
+// The judged move on the board: the last move of the position shown.
+const judgedMove = () => {
+  const n = reviewAt ?? view?.moves ?? 0;
+  return study.id === gameId && study.review ? study.review.moves[n - 1] : undefined;
+};
+
+function renderStudy() {
+  const box = $('#study');
+  box.hidden = !studyOpen();
+  if (box.hidden) return;
+  const r = study.id === gameId ? study.review : null;
+  const start = $('#review-start');
+  start.hidden = Boolean(r && r.state !== 'failed');
+  start.textContent = t(r ? 'review_again' : 'review_start');
+  const progress = $('#review-progress');
+  progress.textContent = !r ? '' : r.state === 'queued' ? t('review_queued')
+    : r.state === 'running' ? t('review_running', Math.round(100 * r.progress))
+      : r.state === 'failed' ? t('review_failed', r.error ?? '') : '';
+  renderGraph(r);
+  renderMistakes(r);
+}
+
+function renderGraph(r) {
+  const svg = $('#review-graph'), legend = $('#review-legend');
+  const moves = r ? r.moves : [];
+  // An SVG element has no `hidden` property: the attribute it is.
+  svg.toggleAttribute('hidden', moves.length === 0);
+  legend.hidden = moves.length === 0;
+  if (legend.hidden) return;
+  legend.textContent = t('review_legend');
+  const total = Math.max(view.moves, moves.length, 1), w = 300, h = 110, pad = 6;
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.textContent = '';
+  const x = (n) => pad + (w - 2 * pad) * n / total, y = (p) => pad + (h - 2 * pad) * (1 - p);
+  el('rect', { x: 0, y: 0, width: w, height: h, class: 'graph-bg' }, svg);
+  el('line', { x1: pad, y1: y(0.5), x2: w - pad, y2: y(0.5), class: 'graph-half' }, svg);
+  const lead = Math.max(1, ...moves.map((m) => Math.abs(m.score_lead_black)));
+  const first = r.start_winrate_black ?? moves[0].winrate_black_before;
+  let area = `M${x(0)} ${y(0.5)}`;
+  for (const m of moves) area += `L${x(m.number).toFixed(1)} ${y(0.5 + 0.5 * m.score_lead_black / lead).toFixed(1)}`;
+  area += `L${x(moves.at(-1).number).toFixed(1)} ${y(0.5)}Z`;
+  el('path', { d: area, class: 'graph-lead' }, svg);
+  let line = `M${x(0)} ${y(first).toFixed(1)}`;
+  for (const m of moves) line += `L${x(m.number).toFixed(1)} ${y(m.winrate_black).toFixed(1)}`;
+  el('path', { d: line, class: 'graph-winrate' }, svg);
+  const biggest = Math.max(1.5, ...moves.map((m) => m.loss));
+  for (const n of r.mistakes ?? []) {
+    const m = moves[n - 1];
+    el('circle', { cx: x(n), cy: y(m.winrate_black), r: 2 + 4 * m.loss / biggest, class: 'graph-mistake', 'data-move': n }, svg);
+  }
+  const at = reviewAt ?? view.moves;
+  el('line', { x1: x(at), y1: pad, x2: x(at), y2: h - pad, class: 'graph-now', 'data-move': at }, svg);
+  // Click or drag: the move under the pointer.
+  const moveAt = (event) => {
+    const box = svg.getBoundingClientRect();
+    const n = Math.round(((event.clientX - box.left) / box.width * w - pad) / (w - 2 * pad) * total);
+    review(Math.max(0, Math.min(view.moves, n)));
+  };
+  svg.onpointerdown = (event) => {
+    svg.setPointerCapture?.(event.pointerId);
+    moveAt(event);
+    svg.onpointermove = (e) => { if (e.buttons) moveAt(e); };
+  };
+  svg.onpointerup = () => { svg.onpointermove = null; };
+}
+
+function renderMistakes(r) {
+  const list = $('#review-mistakes');
+  list.textContent = '';
+  if (!r || r.state !== 'done') return;
+  if (!r.mistakes.length) {
+    const li = document.createElement('li');
+    li.textContent = t('mistakes_none');
+    list.append(li);
+    return;
+  }
+  for (const n of r.mistakes) {
+    const m = r.moves[n - 1];
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'mistake';
+    b.dataset.move = n;
+    const judgement = (lang === 'zh' ? m.judgement : m.judgement_en).join(lang === 'zh' ? '、' : ', ');
+    b.textContent = `${n}. ${colorName(m.color === 'B' ? 'black' : 'white')} ${m.move} — ${t('lost', m.loss.toFixed(1))}` +
+      `${judgement ? ` · ${judgement}` : ''} · ${t('best_was', m.best)}`;
+    b.addEventListener('click', () => review(n));
+    li.append(b);
+    list.append(li);
+  }
+}
+
+// The best move instead of the judged one and its line, as numbered translucent stones.
+function drawBestLine(svg, v, x, y) {
+  const m = judgedMove();
+  if (!m || m.best === m.move || m.best === 'pass') return;
+  const toMove = m.color === 'B' ? 'black' : 'white', other = toMove === 'black' ? 'white' : 'black';
+  const taken = new Set();
+  m.pv.slice(0, 6).forEach((vertex, i) => {
+    if (vertex === 'pass' || taken.has(vertex)) return;
+    const c = LETTERS.indexOf(vertex[0]), r = Number(vertex.slice(1)) - 1;
+    // Points the board or the line already holds are left as they are.
+    if (c < 0 || v.board[v.size - 1 - r][c] !== '.' && vertex !== m.move) return;
+    taken.add(vertex);
+    const color = i % 2 === 0 ? toMove : other;
+    el('circle', { cx: x(c), cy: y(r), r: STONE / 2, class: `stone ${color} pv-stone`, 'data-vertex': vertex }, svg);
+    el('text', { x: x(c), y: y(r) + 3, class: `number on-${color} pv-number` }, svg).textContent = i + 1;
+  });
 }
 
 function moveNumbers(v) {

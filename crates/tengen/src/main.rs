@@ -18,6 +18,7 @@ mod regress;
 mod review;
 mod score;
 mod serve;
+mod worker;
 
 use std::process::ExitCode;
 
@@ -64,6 +65,8 @@ enum Command {
     /// Count a finished game from its SGF record: both counts in stones, the result in stones
     /// and in points.
     Score(score::ScoreArgs),
+    /// Work on the review jobs of a database shared with `tengen serve` nodes (no HTTP).
+    Worker(worker::WorkerArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Match(m) => duel::run(&m),
         Command::Play(p) => play::run(&p),
         Command::Serve(s) => serve::run(&s),
+        Command::Worker(w) => worker::run(&w),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -73,11 +73,21 @@ pub struct ServeArgs {
     /// `https://go.example.org`; repeat for more.
     #[arg(long)]
     origin: Vec<String>,
+    /// Review jobs this server works on at once; 0 leaves them to other servers and to
+    /// `tengen worker` processes on the same database.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=64))]
+    review_workers: u16,
+    /// The most simulations a position a review may ask of the playout search (422 beyond).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    review_playouts: u32,
+    /// The most visits a position a review may ask of the network (422 beyond).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    review_visits: u32,
 }
 
 /// The log's form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum LogFormat {
+pub(crate) enum LogFormat {
     /// Lines for people.
     Text,
     /// One JSON object a line, for log collectors.
@@ -85,7 +95,7 @@ enum LogFormat {
 }
 
 /// Installs the log: `RUST_LOG` (default `info`) on standard error.
-fn install_log(format: LogFormat) {
+pub(crate) fn install_log(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -134,14 +144,18 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             request_timeout: seconds("request-timeout", args.request_timeout, 3600.0)?,
             connection_age: Duration::from_secs(600),
             origins: args.origin.clone(),
+            review_playouts: args.review_playouts,
+            review_visits: args.review_visits,
         },
+        review_workers: usize::from(args.review_workers),
     };
     install_log(args.log_format);
-    // Few blocking threads (the computer's searches, the commentary): each thread that
-    // allocates gets an allocator arena of its own, which keeps its memory after a burst.
+    // Few blocking threads (the computer's searches, the reviews, the commentary): each
+    // thread that allocates gets an allocator arena of its own, which keeps its memory after a
+    // burst.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(settings.searches + 2)
+        .max_blocking_threads(settings.searches + settings.review_workers + 2)
         .build()
         .context("starting the async runtime")?;
     runtime

@@ -436,6 +436,61 @@ async function refusalsShowWhereThePlayerActed(browser) {
   await page.context().close();
 }
 
+// Study: a real game imported, reviewed by the computer, its graph and mistakes followed.
+async function studyAGame(browser) {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 1000 } });
+  await page.goto(base + '/games');
+  const file = path.join(__dirname, '../../../../data/records/9x9-gnugo-level10/r1-a-game-018.sgf');
+  // The record's players are engine command lines, longer than a name may be.
+  const sgf = fs.readFileSync(file, 'utf8').replace(/P[BW]\[[^\]]*\]/g, '');
+  await page.locator('#upload input[type=file]').setInputFiles({ name: 'game.sgf', mimeType: 'application/x-go-sgf', buffer: Buffer.from(sgf) });
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  await page.locator('#review-start').waitFor({ state: 'visible' });
+  await page.locator('#review-start').click();
+  // Progress shows while it runs, then the mistakes, biggest first.
+  await page.waitForFunction(() => /Waiting|Reviewing/.test(document.querySelector('#review-progress').textContent)
+    || document.querySelectorAll('#review-mistakes li').length > 0);
+  await page.waitForFunction(() => document.querySelectorAll('#review-mistakes li').length > 0, null, { timeout: 90000 });
+  await page.screenshot({ path: path.join(shots, '10-review.png') });
+  check(await page.locator('#review-graph path.graph-winrate').count() === 1, 'the win-rate graph is drawn');
+  check(await page.locator('#review-graph path.graph-lead').count() === 1, 'the lead graph is drawn');
+  const mistakes = page.locator('#review-mistakes button.mistake');
+  const count = await mistakes.count();
+  check(count > 0 && await page.locator('#review-graph circle.graph-mistake').count() === count, `the ${count} mistakes are marked on the graph`);
+  const losses = await mistakes.evaluateAll((bs) => bs.map((b) => Number(/lost ([0-9.]+)/.exec(b.textContent)[1])));
+  check(losses.every((l, i) => i === 0 || losses[i - 1] >= l), `biggest first: ${losses}`);
+  // The biggest mistake: the board goes there, the best move's line is drawn on it.
+  const first = await mistakes.first().textContent();
+  const [, n, best] = /^(\d+)\. .* best (\S+)$/.exec(first);
+  await mistakes.first().click();
+  await page.waitForFunction((n) => document.querySelector('#step-label').textContent.startsWith(`${n} /`), n);
+  const line = page.locator('circle.pv-stone');
+  check(await line.count() >= 1, 'the best line is drawn');
+  check(await line.first().getAttribute('data-vertex') === best, `the line starts with the best move ${best}`);
+  const judged = await text(page, '#commentary .judged');
+  check(judged.includes(`on ${n}.`) && judged.includes('lost') && judged.includes(`best ${best}`), `the judgement beside the names: ${judged}`);
+  check(Number(await page.locator('#review-graph line.graph-now').getAttribute('data-move')) === Number(n), 'the graph marks the move shown');
+  await page.screenshot({ path: path.join(shots, '11-mistake.png') });
+  // A click on the graph goes to the move under it: a quarter of the way along.
+  const box = await page.locator('#review-graph').boundingBox();
+  await page.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
+  const total = Number((await text(page, '#step-label')).split('/')[1]);
+  await page.waitForFunction((n) => !document.querySelector('#step-label').textContent.startsWith(`${n} /`), n);
+  const at = Number((await text(page, '#step-label')).split('/')[0]);
+  check(Math.abs(at - total / 4) <= total / 10 + 1, `the graph's click went to move ${at} of ${total}`);
+  // In Chinese, and on a phone.
+  await page.locator('#lang').click();
+  await mistakes.first().click();
+  const zh = await mistakes.first().textContent();
+  check(/损失 [0-9.]+ 目/.test(zh) && /应走/.test(zh), `the mistakes in Chinese: ${zh}`);
+  check(/电脑评第/.test(await text(page, '#commentary .judged')), 'the judgement in Chinese');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#review-graph').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, '12-review-phone.png'), fullPage: true });
+  check((await page.locator('#review-graph').boundingBox()).width <= 390, 'the graph fits a phone');
+  await page.context().close();
+}
+
 (async () => {
   fs.mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({
@@ -450,6 +505,7 @@ async function refusalsShowWhereThePlayerActed(browser) {
     await settingsRematchAndMyGames(browser);
     await connectionLost(browser);
     await refusalsShowWhereThePlayerActed(browser);
+    await studyAGame(browser);
   } catch (e) {
     // What the page showed when it failed: a screenshot and its text.
     for (const [i, page] of pages.entries()) {

@@ -1,0 +1,171 @@
+//! Review workers that scale out: one `tengen serve` and two `tengen worker` processes on one
+//! PostgreSQL database (`TENGEN_TEST_POSTGRES`; the test fails without it), ten review jobs,
+//! one worker killed with SIGKILL while it holds a job: every job is done, and each exactly once.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `sql` on the server `TENGEN_TEST_POSTGRES` names.
+fn admin(sql: String) {
+    use sqlx::Connection;
+    let base = std::env::var("TENGEN_TEST_POSTGRES").expect(
+        "TENGEN_TEST_POSTGRES is not set: run scripts/test (it starts PostgreSQL), or set it to \
+         postgres://USER:PASSWORD@HOST/DATABASE of a role that may create databases",
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let mut admin = sqlx::PgConnection::connect(&base).await.expect("TENGEN_TEST_POSTGRES does not connect");
+        sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut admin).await.unwrap();
+    });
+}
+
+/// A fresh database beside `TENGEN_TEST_POSTGRES`'s: its address and its name.
+fn database() -> (String, String) {
+    let name = format!("tengen_w_{}", std::process::id());
+    admin(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+    admin(format!("CREATE DATABASE {name}"));
+    let base = std::env::var("TENGEN_TEST_POSTGRES").unwrap();
+    let (server, _) = base.rsplit_once('/').expect("postgres://…/DATABASE");
+    (format!("{server}/{name}"), name)
+}
+
+/// One HTTP/1.1 request: the status and the body.
+fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    stream.write_all(body).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_owned();
+    (status, body)
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+fn worker(db: &str, log: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["worker", "--db", db, "--lease", "2"])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+/// The games a worker's log says it claimed and finished.
+fn logged(log: &Path, what: &str) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains(what))
+        .filter_map(|l| l.split("game=").nth(1).and_then(|g| g.split_whitespace().next()).map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn ten_reviews_two_workers_one_killed_each_done_once() {
+    let (db, name) = database();
+    let dir = std::env::temp_dir().join(format!("tengen-workers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--review-workers", "0"])
+        .args(["--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut line).unwrap();
+    let addr =
+        line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}")).to_owned();
+
+    // Ten finished 9×9 games of the project's records, imported, each asked for its review.
+    let records = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/records/9x9-gnugo-level10");
+    let mut files: Vec<_> = std::fs::read_dir(&records).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut games = Vec::new();
+    for file in files.iter().take(10) {
+        // Without the players' names (the engines' command lines, longer than a name may be).
+        let text = std::fs::read_to_string(file).unwrap();
+        let text: String = ["PB[", "PW["].iter().fold(text, |t, tag| match t.find(tag) {
+            Some(at) => {
+                let end = at + t[at..].find(']').unwrap() + 1;
+                format!("{}{}", &t[..at], &t[end..])
+            }
+            None => t,
+        });
+        let (status, body) = http(&addr, "POST", "/api/games/import", text.as_bytes());
+        assert_eq!(status, 201, "{}: {body}", file.display());
+        let id = json(&body)["id"].as_str().unwrap().to_owned();
+        let (status, body) = http(&addr, "POST", &format!("/api/games/{id}/review"), br#"{"playouts": 100}"#);
+        assert_eq!(status, 202, "{body}");
+        games.push(id);
+    }
+
+    let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
+    let mut a = worker(&db, &log_a);
+    let mut b = worker(&db, &log_b);
+    // Kill a while it holds a job it has not finished.
+    let started = Instant::now();
+    loop {
+        let (claimed, finished) = (logged(&log_a, "review claimed"), logged(&log_a, "review finished"));
+        if claimed.len() >= 2 && claimed.len() > finished.len() {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "worker a claims nothing");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    a.kill().unwrap(); // SIGKILL
+    a.wait().unwrap();
+    let done_by_a = logged(&log_a, "review finished");
+    let held: Vec<String> = logged(&log_a, "review claimed").into_iter().filter(|g| !done_by_a.contains(g)).collect();
+    assert_eq!(held.len(), 1, "worker a held one job when it was killed");
+
+    // Every review is done; the one a held was done by b.
+    let started = Instant::now();
+    loop {
+        let states: Vec<String> = games
+            .iter()
+            .map(|id| {
+                let (status, body) = http(&addr, "GET", &format!("/api/games/{id}/review"), b"");
+                assert_eq!(status, 200, "{body}");
+                json(&body)["state"].as_str().unwrap().to_owned()
+            })
+            .collect();
+        if states.iter().all(|s| s == "done") {
+            break;
+        }
+        assert!(!states.iter().any(|s| s == "failed"), "{states:?}");
+        assert!(started.elapsed() < Duration::from_secs(120), "not all done: {states:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    b.kill().unwrap();
+    b.wait().unwrap();
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    let mut finished = [logged(&log_a, "review finished"), logged(&log_b, "review finished")].concat();
+    finished.sort();
+    let mut expected = games.clone();
+    expected.sort();
+    assert_eq!(finished, expected, "each review finished exactly once");
+    assert!(
+        logged(&log_b, "review finished").contains(&held[0]),
+        "the job a held when killed ({}) was b's to finish",
+        held[0]
+    );
+    admin(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+}
