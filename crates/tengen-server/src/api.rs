@@ -862,18 +862,20 @@ async fn review_request(
     Ok((StatusCode::ACCEPTED, Json(view)).into_response())
 }
 
-/// The review of a game: its state (`queued`, `running`, `done`, `failed`), progress, and the
-/// moves judged so far (all of them when done), with the biggest mistakes.
+/// The review of a game: its state (`none` until one is asked, then `queued`, `running`,
+/// `done` or `failed`), progress, and the moves judged so far (all of them when done), with
+/// the biggest mistakes.
 #[utoipa::path(get, path = "/api/games/{id}/review", params(("id" = String, Path)),
-    responses((status = 200, body = crate::reviews::ReviewView),
-        (status = 404, body = ErrorBody, description = "no such game, or no review asked for it (`no_review`)")))]
+    responses((status = 200, body = crate::reviews::ReviewView), (status = 404, body = ErrorBody)))]
 async fn review_read(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
 ) -> Result<Json<crate::reviews::ReviewView>, ApiError> {
     app.load(&id).await?;
-    let row = app.store().review(&id).await?.ok_or_else(|| ApiError::no_review(&id))?;
-    Ok(Json(crate::reviews::ReviewView::of(&row)?))
+    Ok(Json(match app.store().review(&id).await? {
+        Some(row) => crate::reviews::ReviewView::of(&row)?,
+        None => crate::reviews::ReviewView::none(&id),
+    }))
 }
 
 /// The game as SGF.

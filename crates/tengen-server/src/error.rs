@@ -84,13 +84,6 @@ impl ApiError {
         ApiError::new(StatusCode::CONFLICT, "stale", detail)
     }
 
-    /// 404: the game has no review yet.
-    pub fn no_review(id: &str) -> ApiError {
-        let shown: String = id.chars().take(40).collect();
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no review was asked for game {shown}"))
-            .because("no_review")
-    }
-
     /// 409: the game's state does not allow the request now.
     pub fn in_conflict(detail: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, "conflict", detail)

@@ -102,7 +102,7 @@ impl From<&tengen_review::MoveReview> for ReviewedMove {
 pub struct ReviewView {
     /// The game.
     pub game: String,
-    /// `queued`, `running`, `done` or `failed`.
+    /// `none` (no review asked yet), `queued`, `running`, `done` or `failed`.
     pub state: String,
     /// 0 to 1.
     pub progress: f64,
@@ -121,6 +121,22 @@ pub struct ReviewView {
 }
 
 impl ReviewView {
+    /// The view of a game whose review nobody asked for yet.
+    #[must_use]
+    pub fn none(game_id: &str) -> ReviewView {
+        ReviewView {
+            game: game_id.to_owned(),
+            state: "none".into(),
+            progress: 0.0,
+            engine: String::new(),
+            strength: 0,
+            moves: Vec::new(),
+            mistakes: Vec::new(),
+            start_winrate_black: None,
+            error: None,
+        }
+    }
+
     /// The view of a stored job.
     ///
     /// # Errors

@@ -789,9 +789,10 @@ function renderCommentary() {
 async function loadReview(id) {
   try {
     const r = await api('GET', `/api/games/${id}/review`);
-    if (gameId === id) reviewChanged(r);
+    // None asked yet: the button offers one.
+    if (gameId === id && r.state !== 'none') reviewChanged(r);
   } catch (e) {
-    // No review asked yet (404): the button offers one.
+    // The review is a help: a failure to read it leaves the button.
   }
 }
 
