@@ -32,7 +32,15 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/levels", get(levels))
         .route("/api/games/import", post(import).layer(DefaultBodyLimit::max(limits.sgf.bytes)))
         .route("/api/games/{id}", get(read))
-        .route("/api/games/{id}/sgf", get(sgf))
+        .route("/api/games/{id}/sgf", get(sgf).post(crate::study::sgf_with_lines))
+        .route("/api/games/{id}/info", get(crate::study::info))
+        .route(
+            "/api/analysis",
+            post(crate::study::analysis_start).layer(DefaultBodyLimit::max(limits.sgf.bytes.max(limits.body_bytes))),
+        )
+        .route("/api/analysis/{id}", get(crate::study::analysis_read))
+        .route("/api/analysis/{id}/stop", post(crate::study::analysis_stop))
+        .route("/api/analysis/{id}/live", get(crate::study::analysis_live))
         .route("/api/games/{id}/terms", get(terms))
         .route("/api/games/{id}/review", get(review_read).post(review_request))
         .route("/api/games/{id}/live", get(live))
@@ -117,7 +125,13 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         resume,
         levels,
         review_request,
-        review_read
+        review_read,
+        crate::study::info,
+        crate::study::sgf_with_lines,
+        crate::study::analysis_start,
+        crate::study::analysis_read,
+        crate::study::analysis_stop,
+        crate::study::analysis_live
     ),
     components(schemas(
         NewGame,
@@ -131,6 +145,13 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         ReviewRequest,
         crate::reviews::ReviewView,
         crate::reviews::ReviewedMove,
+        crate::study::AnalysisRequest,
+        crate::study::GameInfoView,
+        crate::study::CommentView,
+        crate::study::SgfRequest,
+        crate::study::LineRequest,
+        crate::analysis::Snapshot,
+        crate::analysis::Candidate,
         HandicapRequest,
         View,
         Summary,
@@ -254,7 +275,7 @@ async fn openapi() -> Json<&'static serde_json::Value> {
 
 /// The body of every error.
 #[derive(Serialize, ToSchema)]
-struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// A short code: bad_request, unauthorized, forbidden, not_found, stale, refused, internal.
     error: String,
     /// What went wrong, in English.
@@ -287,7 +308,7 @@ fn closed_objects(schema: &mut serde_json::Value) {
 }
 
 /// JSON bodies: a body that does not read is a 400 with serde's words.
-struct Body<T>(T);
+pub(crate) struct Body<T>(pub(crate) T);
 
 impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Body<T> {
     type Rejection = ApiError;
@@ -337,7 +358,7 @@ fn integral_numbers(value: &mut serde_json::Value) {
 }
 
 /// A body that could not be read: 413 past `limit` bytes, else 400.
-fn body_error(e: &axum::extract::rejection::BytesRejection, limit: usize) -> ApiError {
+pub(crate) fn body_error(e: &axum::extract::rejection::BytesRejection, limit: usize) -> ApiError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::too_large(format!("the body is larger than {limit} bytes, the most this address takes"))
     } else {
@@ -351,7 +372,7 @@ const ID_CHARS: usize = 32;
 
 /// The game id of the path; one that does not decode is a 400 in the API's own form, one
 /// that cannot be an id a 404 (before the database or any table of the server sees it).
-struct GameId(String);
+pub(crate) struct GameId(pub(crate) String);
 
 impl<S: Send + Sync> FromRequestParts<S> for GameId {
     type Rejection = ApiError;
@@ -376,6 +397,11 @@ async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiEr
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
+}
+
+/// A random analysis id (8 bytes, in hex).
+pub(crate) fn random_id() -> String {
+    random_token(8)
 }
 
 fn random_token(bytes: usize) -> String {
@@ -689,14 +715,17 @@ struct SgfText(String);
 
 /// A game as it stands, or as it was after `at` moves (for review).
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path),
-        ("at" = Option<usize>, Query, minimum = 0, description = "the position after this many moves")),
-    responses((status = 200, body = View), (status = 422, body = ErrorBody, description = "the game has fewer moves")))]
+        ("at" = Option<usize>, Query, minimum = 0, description = "the position after this many moves"),
+        ("then" = Option<String>, Query, description = "a variation from that position: moves separated by commas (`D4,E5,pass`), colours alternating")),
+    responses((status = 200, body = View),
+        (status = 422, body = ErrorBody, description = "the game has fewer moves; a move of the variation is illegal (the rules' sentence and `reason`)")))]
 async fn read(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
     Query(q): Query<std::collections::HashMap<String, String>>,
 ) -> Result<Json<View>, ApiError> {
-    let (_, mut state) = app.load(&id).await?;
+    let (stored, mut state) = app.load(&id).await?;
+    let studied = stored.config.imported || crate::view::phase_of(&state) == "ended";
     if let Some(at) = q.get("at") {
         // A number of any length is a move number: past the game's moves, whatever its size.
         let at: usize = match at.parse() {
@@ -711,6 +740,17 @@ async fn read(
         state.game = state.game.truncated(at);
         state.dead.clear();
         state.undo_request = None;
+    }
+    if let Some(then) = q.get("then").filter(|t| !t.trim().is_empty()) {
+        if !studied {
+            return Err(ApiError::in_conflict("the game is still in play: variations are played once it has ended")
+                .because("in_play"));
+        }
+        if !q.contains_key("at") {
+            return Err(ApiError::bad_request("then: a variation needs the move it starts from (at)"));
+        }
+        let line: Vec<String> = then.split(',').map(str::to_owned).collect();
+        crate::study::play_line(&mut state.game, &line, "then")?;
     }
     Ok(Json(View::of(&id, &state, now_ms())))
 }
@@ -885,29 +925,41 @@ async fn sgf(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<
     let (stored, state) = app.load(&id).await?;
     let text = match (&stored.sgf, stored.config.imported) {
         (Some(sgf), true) => sgf.clone(),
-        _ => {
-            let info = tengen_sgf::GameInfo {
-                black: Some(state.config.black_name.clone()).filter(|n| !n.is_empty()),
-                white: Some(state.config.white_name.clone()).filter(|n| !n.is_empty()),
-                result: state.game.outcome().map(|o| o.result_points()),
-                size: state.config.size,
-                komi: Some(state.game.rules().komi),
-                handicap: state.game.handicap(),
-                rules: Some("Chinese".into()),
-                ..tengen_sgf::GameInfo::default()
-            };
-            tengen_sgf::write_game(&state.game, &info).to_sgf()
-        }
+        _ => game_record(&stored, &state)?.to_sgf(),
     };
+    Ok(sgf_response(&id, text))
+}
+
+/// A game's record: an imported game's own (comments and variations kept), a played game's
+/// written from its moves.
+pub(crate) fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
+    if let (Some(sgf), true) = (&stored.sgf, stored.config.imported) {
+        return tengen_sgf::Record::read(sgf).map_err(|e| ApiError::internal(&e));
+    }
+    let info = tengen_sgf::GameInfo {
+        black: Some(state.config.black_name.clone()).filter(|n| !n.is_empty()),
+        white: Some(state.config.white_name.clone()).filter(|n| !n.is_empty()),
+        result: state.game.outcome().map(|o| o.result_points()),
+        size: state.config.size,
+        komi: Some(state.game.rules().komi),
+        handicap: state.game.handicap(),
+        rules: Some("Chinese".into()),
+        ..tengen_sgf::GameInfo::default()
+    };
+    Ok(tengen_sgf::write_game(&state.game, &info))
+}
+
+/// An SGF download of game `id`.
+pub(crate) fn sgf_response(id: &str, text: String) -> Response {
     let disposition = format!("attachment; filename=\"tengen-{id}.sgf\"");
-    Ok((
+    (
         [
             (header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8".to_owned()),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         text,
     )
-        .into_response())
+        .into_response()
 }
 
 /// The largest message a watcher may send (the protocol reads none but Close; what it sends
@@ -916,7 +968,7 @@ const WATCHER_MESSAGE: usize = 1024;
 
 /// Whether a WebSocket's `Origin` (sent by every browser) is the server's own page or one
 /// of the origins allowed with `--origin`; clients that send none (not a browser) may watch.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else { return true };
     let Ok(origin) = origin.to_str() else { return false };
     if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {

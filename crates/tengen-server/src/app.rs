@@ -101,6 +101,8 @@ struct Inner {
     watchers: Mutex<HashMap<Client, usize>>,
     /// When the running clock's flag falls, per game.
     deadlines: Mutex<HashMap<String, i64>>,
+    /// Live analyses, running and recently finished.
+    analyses: Arc<crate::analysis::Analyses>,
 }
 
 /// The server's shared state (cheap to clone).
@@ -163,6 +165,7 @@ impl AppState {
             metrics: Metrics::default(),
             watchers: Mutex::default(),
             deadlines: Mutex::default(),
+            analyses: Arc::default(),
         }))
     }
 
@@ -261,6 +264,12 @@ impl AppState {
         if hub.get(id).is_some_and(|sender| sender.receiver_count() == 0) {
             hub.remove(id);
         }
+    }
+
+    /// The live analyses.
+    #[must_use]
+    pub fn analyses(&self) -> &Arc<crate::analysis::Analyses> {
+        &self.0.analyses
     }
 
     /// The database.

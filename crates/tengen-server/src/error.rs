@@ -63,6 +63,16 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no game {shown}"))
     }
 
+    /// 404: no such analysis (never started, or finished over a minute ago).
+    pub fn no_analysis(id: &str) -> ApiError {
+        let shown: String = id.chars().take(40).collect();
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no analysis {shown} (finished ones are kept a minute)"),
+        )
+    }
+
     /// 404: no such route.
     pub fn no_route(path: &str) -> ApiError {
         let shown: String = path.chars().take(80).collect();

@@ -57,6 +57,12 @@ pub struct Limits {
     pub review_playouts: u32,
     /// The most visits a position a review may ask of the network.
     pub review_visits: u32,
+    /// Live analyses a client may run at once (429 beyond).
+    pub analyses_per_client: usize,
+    /// Live analyses the server runs at once, over all clients (503 beyond).
+    pub analyses: usize,
+    /// The longest a live analysis may search, in seconds.
+    pub analysis_seconds: u32,
 }
 
 impl Default for Limits {
@@ -76,6 +82,9 @@ impl Default for Limits {
             origins: Vec::new(),
             review_playouts: 10_000,
             review_visits: 400,
+            analyses_per_client: 2,
+            analyses: 4,
+            analysis_seconds: 60,
         }
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! [`app()`] builds the router without a socket, so tests call it directly; [`serve()`] binds it.
 
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod error;
@@ -13,6 +14,7 @@ pub mod queue;
 pub mod record;
 pub mod reviews;
 pub mod store;
+pub mod study;
 pub mod view;
 
 use std::net::SocketAddr;

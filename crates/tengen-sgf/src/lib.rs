@@ -14,4 +14,4 @@ pub use limits::{Limit, Limits, Shape, TooLarge, measure};
 pub use record::{ReadError, Record};
 pub use replay::{IllegalMoves, Problem, Replay, ReplayError};
 pub use strict::{Diagnostic, Position, check_strict};
-pub use write::{Mark, Note, write_annotated, write_game};
+pub use write::{Mark, NoSuchMove, Note, write_annotated, write_game};

@@ -51,7 +51,7 @@ fn drop_nameless(root: &mut SgfNode<Prop>) {
 /// Cloning, comparing and formatting walk the tree without recursion too; `Debug` shows the
 /// record as its SGF text.
 pub struct Record {
-    root: SgfNode<Prop>,
+    pub(crate) root: SgfNode<Prop>,
 }
 
 /// The nodes of a tree in preorder, each with its number of children.

@@ -134,10 +134,7 @@ pub fn write_annotated(game: &Game, info: &GameInfo, comment: &str, notes: &[Not
     // Moves, last node first, so that each node can own its child.
     let mut child: Option<SgfNode<Prop>> = None;
     for (i, &(color, mv)) in game.moves().iter().enumerate().rev() {
-        let m = match mv {
-            Move::Pass => SgfMove::Pass,
-            Move::Play(p) => SgfMove::Move(sgf_point(p, size)),
-        };
+        let m = sgf_move(mv, size);
         let mut node = vec![if color == Color::Black { Prop::B(m) } else { Prop::W(m) }];
         if let Some(note) = notes.get(i) {
             if !note.comment.is_empty() {
@@ -155,6 +152,104 @@ pub fn write_annotated(game: &Game, info: &GameInfo, comment: &str, notes: &[Not
         child = Some(SgfNode::new(node, child.into_iter().collect(), false));
     }
     Record::from_root(SgfNode::new(props, child.into_iter().collect(), true))
+}
+
+fn sgf_move(mv: Move, size: usize) -> SgfMove {
+    match mv {
+        Move::Pass => SgfMove::Pass,
+        Move::Play(p) => SgfMove::Move(sgf_point(p, size)),
+    }
+}
+
+/// Whether `node` holds a move.
+fn has_move(node: &SgfNode<Prop>) -> bool {
+    node.properties().any(|p| matches!(p, Prop::B(_) | Prop::W(_)))
+}
+
+/// A line of moves cannot join a record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the record's main line has {moves} moves, not {at}")]
+pub struct NoSuchMove {
+    /// The move the line was to follow.
+    pub at: usize,
+    /// The moves of the main line.
+    pub moves: usize,
+}
+
+impl Record {
+    /// Adds `line` as a variation after the main line's first `at` moves (after any nodes
+    /// without a move that follow them): where a child already holds the line's next move,
+    /// the line goes on through it, so that lines sharing a start share its nodes; new nodes
+    /// come after the existing children, so the main line stays first.
+    ///
+    /// # Errors
+    /// [`NoSuchMove`] when the main line has fewer than `at` moves.
+    pub fn add_line(&mut self, at: usize, line: &[(Color, Move)], size: usize) -> Result<(), NoSuchMove> {
+        let moves = self.root.main_variation().filter(|n| has_move(n)).count();
+        if at > moves || (at == 0 && has_move(&self.root)) {
+            return Err(NoSuchMove { at, moves });
+        }
+        // First-child steps from the root to the node the line follows.
+        let mut depth = 0;
+        let (mut node, mut played) = (&self.root, usize::from(has_move(&self.root)));
+        loop {
+            let next_is_setup = node.children.first().is_some_and(|c| !has_move(c));
+            if played == at && !next_is_setup {
+                break;
+            }
+            let Some(child) = node.children.first() else { break };
+            played += usize::from(has_move(child));
+            node = child;
+            depth += 1;
+        }
+        let mut node = &mut self.root;
+        for _ in 0..depth {
+            node = &mut node.children[0];
+        }
+        for &(color, mv) in line {
+            let m = sgf_move(mv, size);
+            let prop = if color == Color::Black { Prop::B(m) } else { Prop::W(m) };
+            let found = node.children.iter().position(|c| c.properties().any(|p| *p == prop));
+            let index = match found {
+                Some(i) => i,
+                None => {
+                    node.children.push(SgfNode::new(vec![prop], Vec::new(), false));
+                    node.children.len() - 1
+                }
+            };
+            node = &mut node.children[index];
+        }
+        Ok(())
+    }
+
+    /// The comments (`C`) of the main line by the number of moves played when they are read:
+    /// 0 for the root's and those of nodes before the first move, `n` for the node of move
+    /// `n` and the nodes without a move after it. Comments of one number are joined by a
+    /// blank line.
+    #[must_use]
+    pub fn comments(&self) -> Vec<(usize, String)> {
+        let mut out: Vec<(usize, String)> = Vec::new();
+        let mut played = 0;
+        for node in self.main_line() {
+            played += usize::from(has_move(node));
+            for prop in node.properties() {
+                if let Prop::C(c) = prop {
+                    let text = c.text.trim();
+                    if text.is_empty() {
+                        continue;
+                    }
+                    match out.last_mut() {
+                        Some((n, t)) if *n == played => {
+                            t.push_str("\n\n");
+                            t.push_str(text);
+                        }
+                        _ => out.push((played, text.to_owned())),
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -182,5 +277,39 @@ mod annotated_tests {
         assert_eq!(replay.game.moves(), game.moves());
         let first = back.main_line().nth(1).unwrap();
         assert!(first.properties().any(|p| matches!(p, Prop::C(t) if t.text == "天元 [center] \\ ok")));
+    }
+
+    fn mv(c: Color, v: &str) -> (Color, Move) {
+        (c, v.parse().unwrap())
+    }
+
+    #[test]
+    fn lines_join_the_tree_after_their_move_and_share_their_start() {
+        let text = "(;GM[1]FF[4]SZ[9]KM[7.5]C[before];B[ee];W[cc]C[a comment];B[gg])";
+        let mut record = Record::read(text).unwrap();
+        record.add_line(1, &[mv(Color::White, "G3"), mv(Color::Black, "C7")], 9).unwrap();
+        record.add_line(1, &[mv(Color::White, "G3"), mv(Color::Black, "D7")], 9).unwrap();
+        record.add_line(3, &[mv(Color::White, "pass")], 9).unwrap();
+        record.add_line(0, &[mv(Color::Black, "C3")], 9).unwrap();
+        let sgf = record.to_sgf();
+        assert_eq!(
+            sgf,
+            "(;GM[1]FF[4]SZ[9]KM[7.5]C[before](;B[ee](;W[cc]C[a comment];B[gg];W[])(;W[gg](;B[cc])(;B[dc])))(;B[cg]))"
+        );
+        // The main line keeps its moves; a line after its last move can only extend it.
+        let back = Record::read(&sgf).unwrap();
+        let replay = back.replay(crate::IllegalMoves::Stop).unwrap();
+        assert_eq!(replay.game.moves().len(), 4);
+        assert_eq!(record.add_line(5, &[mv(Color::White, "A1")], 9), Err(NoSuchMove { at: 5, moves: 4 }));
+    }
+
+    #[test]
+    fn comments_are_numbered_by_the_moves_before_them() {
+        let record =
+            Record::read("(;SZ[9]C[the game];C[setup]AB[aa];B[ee]C[first];W[cc];C[after two]C[];B[gg])").unwrap();
+        assert_eq!(
+            record.comments(),
+            vec![(0, "the game\n\nsetup".to_owned()), (1, "first".to_owned()), (2, "after two".to_owned())]
+        );
     }
 }

@@ -83,6 +83,15 @@ pub struct ServeArgs {
     /// The most visits a position a review may ask of the network (422 beyond).
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     review_visits: u32,
+    /// Live analyses one address may run at once (429 beyond).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    analyses_per_client: u16,
+    /// Live analyses the server runs at once (503 beyond); each takes a thread.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=256))]
+    analyses: u16,
+    /// The longest a live analysis may search, in seconds (422 beyond).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    analysis_seconds: u32,
 }
 
 /// The log's form.
@@ -146,16 +155,20 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             origins: args.origin.clone(),
             review_playouts: args.review_playouts,
             review_visits: args.review_visits,
+            analyses_per_client: usize::from(args.analyses_per_client),
+            analyses: usize::from(args.analyses),
+            analysis_seconds: args.analysis_seconds,
         },
         review_workers: usize::from(args.review_workers),
     };
     install_log(args.log_format);
-    // Few blocking threads (the computer's searches, the reviews, the commentary): each
+    // Few blocking threads (the computer's searches, the reviews, the analyses, the
+    // commentary): each
     // thread that allocates gets an allocator arena of its own, which keeps its memory after a
     // burst.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(settings.searches + settings.review_workers + 2)
+        .max_blocking_threads(settings.searches + settings.review_workers + settings.limits.analyses + 2)
         .build()
         .context("starting the async runtime")?;
     runtime

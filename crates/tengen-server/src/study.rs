@@ -1,0 +1,451 @@
+//! The study endpoints: live analysis of any position (`/api/analysis`), a game's record
+//! information and comments (`/api/games/{id}/info`), and its SGF with the variations a
+//! viewer played (`POST /api/games/{id}/sgf`).
+
+use axum::Json;
+use axum::extract::State as AxumState;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use tengen_core::{Color, Game, Komi, Move, Phase, Rules};
+use utoipa::ToSchema;
+
+use crate::analysis::{Position, Running, Snapshot};
+use crate::api::{Body, ErrorBody, GameId, origin_allowed};
+use crate::app::AppState;
+use crate::error::ApiError;
+use crate::guard::Client;
+use crate::record::{GameError, MAX_MOVES, State};
+use crate::store::StoredGame;
+
+/// Plays `line` (vertices or `pass`, colours alternating from the side to move) on `game`,
+/// as the rules core judges them; play resumes where two passes had stopped it.
+///
+/// # Errors
+/// 400 for a move that does not read or a line longer than a game; 422 with the rules'
+/// sentence (`occupied`, `suicide`, `ko`, `superko` …) for an illegal move.
+pub(crate) fn play_line(game: &mut Game, line: &[String], what: &str) -> Result<(), ApiError> {
+    if line.len() > MAX_MOVES {
+        return Err(ApiError::bad_request(format!("{what}: at most {MAX_MOVES} moves")));
+    }
+    for (i, text) in line.iter().enumerate() {
+        let mv: Move = text
+            .trim()
+            .parse()
+            .map_err(|_| ApiError::bad_request(format!("{what}: move {} is not a vertex or pass: {text:?}", i + 1)))?;
+        if game.phase() == Phase::Counting {
+            game.resume().map_err(|e| ApiError::from(GameError::Play(e)))?;
+        }
+        let color = game.to_move();
+        if let Err(e) = game.play(mv) {
+            let mut refusal = ApiError::from(GameError::Play(e));
+            refusal.detail = format!("{what}: move {} ({color} {mv}): {}", i + 1, refusal.detail);
+            return Err(refusal);
+        }
+    }
+    Ok(())
+}
+
+/// Whether viewers may study a game: imported, or ended.
+fn studied(stored: &StoredGame, state: &State) -> bool {
+    stored.config.imported || crate::view::phase_of(state) == "ended"
+}
+
+/// The position of `game` after `at` moves (all when absent).
+fn position_at(game: &Game, at: Option<usize>) -> Result<Game, ApiError> {
+    let moves = game.moves().len();
+    match at {
+        Some(at) if at > moves => Err(ApiError::refused(format!("at: the game has {moves} moves")).because("at")),
+        at => Ok(game.truncated(at.unwrap_or(moves))),
+    }
+}
+
+/// What to analyse: a game of the server (`game`, with `at` and `then`), an SGF record
+/// (`sgf`, with `at`), or moves on an empty board (`size`, `moves`, `komi`); then for how long.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct AnalysisRequest {
+    /// A game's id: an imported game, or one that has ended (409 while it is in play).
+    game: Option<String>,
+    /// The position after this many moves of the game or the record (all by default).
+    #[schema(minimum = 0)]
+    at: Option<usize>,
+    /// Moves played after that position (a variation), colours alternating.
+    then: Option<Vec<String>>,
+    /// An SGF record, read as an import reads it.
+    sgf: Option<String>,
+    /// Board size of an empty board, 2 to 25 (19).
+    #[schema(minimum = 2, maximum = 25)]
+    size: Option<usize>,
+    /// Moves on the empty board, Black first, colours alternating (`D4`, `pass`).
+    moves: Option<Vec<String>>,
+    /// Komi in points, a multiple of ½, for an empty board (7.5) or over an SGF record's
+    /// (a game of the server keeps its own).
+    #[schema(minimum = -361, maximum = 361, multiple_of = 0.5)]
+    komi: Option<f64>,
+    /// `chinese`, the only rules the analysis counts by.
+    rules: Option<String>,
+    /// Seconds to search, 1 to the server's limit (60 by default; 30 when not given).
+    #[schema(minimum = 1)]
+    seconds: Option<u32>,
+}
+
+/// Seconds of an analysis that asks none.
+const ANALYSIS_SECONDS: u32 = 30;
+
+/// The position a request names.
+async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Game, ApiError> {
+    let sources = usize::from(req.game.is_some())
+        + usize::from(req.sgf.is_some())
+        + usize::from(req.size.is_some() || req.moves.is_some());
+    if sources > 1 {
+        return Err(ApiError::bad_request("name one position: game, sgf, or size and moves"));
+    }
+    if let Some(rules) = &req.rules
+        && !rules.eq_ignore_ascii_case("chinese")
+    {
+        return Err(
+            ApiError::refused(format!("the analysis counts by the Chinese rules only, not {rules:?}")).because("rules")
+        );
+    }
+    let komi = req
+        .komi
+        .map(|k| match Komi::from_points(k) {
+            Ok(komi) if k.abs() <= 361.0 => Ok(komi),
+            _ => Err(ApiError::from(GameError::Komi)),
+        })
+        .transpose()?;
+    let mut game = if let Some(id) = &req.game {
+        if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found(id));
+        }
+        let (stored, state) = app.load(id).await?;
+        if !studied(&stored, &state) {
+            return Err(ApiError::in_conflict(
+                "the game is still in play: its positions are analysed when it has ended",
+            )
+            .because("in_play"));
+        }
+        position_at(&state.game, req.at)?
+    } else if let Some(sgf) = &req.sgf {
+        let (records, _) =
+            tengen_sgf::Record::read_bytes_within(sgf.as_bytes(), &app.limits().sgf).map_err(|e| match e {
+                tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(e.to_string()),
+                e => ApiError::refused(format!("not an SGF game: {e}")).because("sgf_unreadable"),
+            })?;
+        let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the SGF holds no game"))?;
+        let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
+        let mut replay = record
+            .replay_under(rules, tengen_sgf::IllegalMoves::Stop)
+            .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")).because("sgf_replay"))?;
+        if let Some(problem) = replay.problems.first() {
+            return Err(ApiError::refused(format!(
+                "move {} cannot be replayed under the Chinese rules ({})",
+                problem.move_number, problem.message
+            ))
+            .because("sgf_replay"));
+        }
+        if let Some(komi) = komi {
+            // The request's komi over the record's.
+            let rules = Rules { komi, ..*replay.game.rules() };
+            replay.game.set_rules(rules);
+        }
+        position_at(&replay.game, req.at)?
+    } else {
+        let size = req.size.unwrap_or(19);
+        if !(2..=25).contains(&size) {
+            return Err(ApiError::from(GameError::Size(size)));
+        }
+        let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
+        let mut game = Game::new(size, rules).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        play_line(&mut game, req.moves.as_deref().unwrap_or_default(), "moves")?;
+        position_at(&game, req.at)?
+    };
+    play_line(&mut game, req.then.as_deref().unwrap_or_default(), "then")?;
+    Ok(game)
+}
+
+/// Starts a live analysis of a position: the search runs on the server for `seconds` (or
+/// until stopped, or until nobody has watched or read it for 10 s) and publishes a snapshot
+/// about every quarter second — the candidate moves with win rate, lead, visits and line, and
+/// the ownership of every point. Watch it on `/api/analysis/{id}/live` or read it with `GET`.
+/// Each address runs at most a few at once (429), the server a few more (503).
+#[utoipa::path(post, path = "/api/analysis", request_body = AnalysisRequest,
+    responses((status = 201, body = Snapshot, description = "started: the first (empty) snapshot, with the id"),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game"),
+        (status = 409, body = ErrorBody, description = "the game is still in play (`in_play`)"),
+        (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "an illegal move, a record that does not replay, other rules, a time past the limit"),
+        (status = 429, body = ErrorBody, description = "this address runs as many analyses as it may"),
+        (status = 503, body = ErrorBody, description = "the server runs as many analyses as it may")))]
+pub(crate) async fn analysis_start(
+    AxumState(app): AxumState<AppState>,
+    client: Client,
+    Body(req): Body<AnalysisRequest>,
+) -> Result<Response, ApiError> {
+    let max = app.limits().analysis_seconds;
+    let seconds = req.seconds.unwrap_or(ANALYSIS_SECONDS.min(max));
+    if seconds == 0 || seconds > max {
+        return Err(ApiError::refused(format!("seconds: 1 to {max}")).because("seconds"));
+    }
+    let game = requested_position(&app, &req).await?;
+    let (id, running) =
+        app.analyses().start(client, Position { game, seconds }, app.network().cloned(), app.limits())?;
+    let location = format!("/api/analysis/{id}");
+    Ok((StatusCode::CREATED, [(header::LOCATION, location)], snapshot(&running)?).into_response())
+}
+
+fn snapshot(running: &Running) -> Result<Json<serde_json::Value>, ApiError> {
+    serde_json::from_str(&running.latest()).map(Json).map_err(|e| ApiError::internal(&e))
+}
+
+/// The latest snapshot of an analysis (running, or finished less than a minute ago).
+#[utoipa::path(get, path = "/api/analysis/{id}", params(("id" = String, Path)),
+    responses((status = 200, body = Snapshot), (status = 404, body = ErrorBody)))]
+pub(crate) async fn analysis_read(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
+    snapshot(&running)
+}
+
+/// Stops an analysis; its last snapshot (`done`) follows on the WebSocket and with `GET`.
+#[utoipa::path(post, path = "/api/analysis/{id}/stop", params(("id" = String, Path)),
+    responses((status = 200, body = Snapshot, description = "the latest snapshot"), (status = 404, body = ErrorBody)))]
+pub(crate) async fn analysis_stop(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
+    running.stop();
+    snapshot(&running)
+}
+
+/// A watcher's count, given back however the socket ends.
+struct AnalysisWatcher {
+    app: AppState,
+    client: Client,
+    id: String,
+    _watching: crate::analysis::WatchGuard,
+}
+
+impl Drop for AnalysisWatcher {
+    fn drop(&mut self) {
+        self.app.watcher_closes(self.client, &self.id);
+    }
+}
+
+/// The analysis live: a WebSocket that receives the latest snapshot now and each new one
+/// (about four a second), and closes after the last (`done`).
+#[utoipa::path(get, path = "/api/analysis/{id}/live", params(("id" = String, Path)),
+    responses((status = 101, description = "WebSocket: one Snapshot (JSON text) per update, the last with `done`"),
+        (status = 400, body = ErrorBody, description = "not a WebSocket request"),
+        (status = 403, body = ErrorBody, description = "a page of another site"), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "too many watchers from this address")))]
+pub(crate) async fn analysis_live(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    client: Client,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    if !origin_allowed(&headers, &app.limits().origins) {
+        return Err(ApiError::forbidden_origin());
+    }
+    let ws = ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))?;
+    let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
+    app.watcher_opens(client)?;
+    let watcher = AnalysisWatcher { app: app.clone(), client, id, _watching: running.watched() };
+    Ok(ws.max_message_size(1024).max_frame_size(1024).on_upgrade(move |socket| async move {
+        follow(socket, &running).await;
+        drop(watcher);
+    }))
+}
+
+async fn follow(mut socket: WebSocket, running: &Running) {
+    // The last snapshot says `done`; none follows it.
+    let mut updates = running.subscribe();
+    loop {
+        let (json, done) = {
+            let latest = updates.borrow_and_update();
+            (std::sync::Arc::clone(&latest.0), latest.1)
+        };
+        if socket.send(Message::Text((&*json).into())).await.is_err() {
+            return;
+        }
+        if done {
+            let _ = socket.send(Message::Close(None)).await;
+            return;
+        }
+        tokio::select! {
+            changed = updates.changed() => if changed.is_err() { return },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
+/// A comment of a record, by the moves played when it is read.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct CommentView {
+    /// 0 for the record's own comment, `n` for move `n`'s.
+    number: usize,
+    /// The comment.
+    text: String,
+}
+
+/// A game's record information: for an imported game as its record gives it (its own rules
+/// and result as written, even where the server replays it under the Chinese rules).
+#[derive(Serialize, ToSchema)]
+pub(crate) struct GameInfoView {
+    /// Whether the game was imported from an SGF record.
+    imported: bool,
+    /// Black's name (`PB`).
+    black: Option<String>,
+    /// Black's rank (`BR`).
+    black_rank: Option<String>,
+    /// White's name (`PW`).
+    white: Option<String>,
+    /// White's rank (`WR`).
+    white_rank: Option<String>,
+    /// Date (`DT`).
+    date: Option<String>,
+    /// Event (`EV`).
+    event: Option<String>,
+    /// Round (`RO`).
+    round: Option<String>,
+    /// Result as the record writes it (`RE`): `B+R`, `W+3.5` …; a played game's own.
+    result: Option<String>,
+    /// Rules as the record writes them (`RU`), e.g. `Japanese`; `Chinese` for a played game.
+    rules: Option<String>,
+    /// Komi in points.
+    komi: f64,
+    /// Board size.
+    size: usize,
+    /// Handicap stones.
+    handicap: usize,
+    /// The record's comments (`C`) along its main line.
+    comments: Vec<CommentView>,
+    /// Variations in the record besides its main line (branch points).
+    variations: usize,
+}
+
+/// The record information of a game: players and ranks, date, event, round, result, rules,
+/// komi, and the comments of its main line.
+#[utoipa::path(get, path = "/api/games/{id}/info", params(("id" = String, Path)),
+    responses((status = 200, body = GameInfoView), (status = 404, body = ErrorBody)))]
+pub(crate) async fn info(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+) -> Result<Json<GameInfoView>, ApiError> {
+    let (stored, state) = app.load(&id).await?;
+    let komi = state.game.rules().komi.points();
+    let named = |n: &str| Some(n.to_owned()).filter(|n| !n.is_empty());
+    if let (true, Some(text)) = (stored.config.imported, stored.sgf.as_deref()) {
+        let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
+        let info = record.info().map_err(|e| ApiError::internal(&e))?;
+        let comments = record.comments().into_iter().map(|(number, text)| CommentView { number, text }).collect();
+        let variations = record_branches(&record);
+        return Ok(Json(GameInfoView {
+            imported: true,
+            black: info.black.filter(|n| !n.is_empty()),
+            black_rank: info.black_rank,
+            white: info.white.filter(|n| !n.is_empty()),
+            white_rank: info.white_rank,
+            date: info.date,
+            event: info.event,
+            round: info.round,
+            result: info.result,
+            rules: info.rules,
+            komi,
+            size: state.config.size,
+            handicap: state.game.handicap(),
+            comments,
+            variations,
+        }));
+    }
+    Ok(Json(GameInfoView {
+        imported: false,
+        black: named(&state.config.black_name),
+        black_rank: None,
+        white: named(&state.config.white_name),
+        white_rank: None,
+        date: None,
+        event: None,
+        round: None,
+        result: state.game.outcome().map(|o| o.result_points()),
+        rules: Some("Chinese".into()),
+        komi,
+        size: state.config.size,
+        handicap: state.game.handicap(),
+        comments: Vec::new(),
+        variations: 0,
+    }))
+}
+
+/// Nodes of `record` with more than one child.
+fn record_branches(record: &tengen_sgf::Record) -> usize {
+    let mut stack = vec![record.root()];
+    let mut branches = 0;
+    while let Some(node) = stack.pop() {
+        branches += usize::from(node.children.len() > 1);
+        stack.extend(node.children.iter());
+    }
+    branches
+}
+
+/// A variation: moves after the main line's first `at` moves.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LineRequest {
+    /// The moves of the main line before it.
+    #[schema(minimum = 0)]
+    at: usize,
+    /// Its moves (`D4`, `pass`), colours alternating from the side to move there.
+    moves: Vec<String>,
+}
+
+/// Variations to write into a game's SGF.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SgfRequest {
+    /// The variations, each checked by the rules; lines that start alike share their nodes.
+    #[serde(default)]
+    variations: Vec<LineRequest>,
+}
+
+/// The most variations one SGF request may add.
+const MAX_LINES: usize = 200;
+
+/// The game as SGF with variations: the record (an imported game's own, with its comments
+/// and variations) and the lines given, each after its move of the main line, so that an
+/// SGF editor shows them as branches.
+#[utoipa::path(post, path = "/api/games/{id}/sgf", params(("id" = String, Path)), request_body = SgfRequest,
+    responses((status = 200, content_type = "application/x-go-sgf", body = String),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "an illegal move in a variation, or one after a move the game does not have")))]
+pub(crate) async fn sgf_with_lines(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    Body(req): Body<SgfRequest>,
+) -> Result<Response, ApiError> {
+    if req.variations.len() > MAX_LINES {
+        return Err(ApiError::bad_request(format!("variations: at most {MAX_LINES}")));
+    }
+    let (stored, state) = app.load(&id).await?;
+    let mut record = crate::api::game_record(&stored, &state)?;
+    let size = state.config.size;
+    for (i, line) in req.variations.iter().enumerate() {
+        let what = format!("variations[{i}]");
+        let mut game = position_at(&state.game, Some(line.at))?;
+        let start = game.moves().len();
+        play_line(&mut game, &line.moves, &what)?;
+        let moves: Vec<(Color, Move)> = game.moves()[start..].to_vec();
+        record.add_line(line.at, &moves, size).map_err(|e| ApiError::refused(format!("{what}: {e}")).because("at"))?;
+    }
+    Ok(crate::api::sgf_response(&id, record.to_sgf()))
+}
