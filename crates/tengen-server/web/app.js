@@ -46,6 +46,15 @@ const T = {
     review_legend: 'Line: Black\'s win rate. Shade: Black\'s lead. Red: mistakes (bigger, costlier). Click or drag to go to a move.',
     mistakes_none: 'No move lost 1.5 points or more.', lost: (x) => `lost ${x} points`, best_was: (m) => `best ${m}`,
     judged: (n, c, m) => `The computer on ${n}. ${c} ${m}`, winrate_line: (b, lead) => `Black ${b}% · lead ${lead}`,
+    lead_legend: 'Black\'s lead in points by move (above the line Black leads).',
+    analyse: 'Analyse', analyse_stop: 'Stop analysis', territory: 'territory (key t)',
+    analysis_line: (m, w, lead, n) => `Best ${m}: ${w}% for the side to move, lead ${lead}, ${n} visits`,
+    analysis_done: 'Analysis ended.', estimate: (who, by, w) => `Estimate: ${who} leads by ${by} points (Black's win rate ${w}%)`,
+    estimate_even: 'Estimate: even', variations: 'Variations', main_line: 'Back to the main line', from_move: (n) => `from move ${n}:`,
+    in_variation: (n, at) => `Variation: ${n} moves after move ${at}. Click the board to go on; ◀ takes one back.`,
+    click_to_vary: 'Click the board to play a variation from the position shown.',
+    record: 'The record', replayed_chinese: 'replayed under the Chinese rules', result_recorded: 'result',
+    analysis_board: 'New analysis board', more_names: (n) => `${n} more`, fewer_names: 'fewer',
   },
   zh: {
     new_game: '新对局', recent: '最近对局', opponent: '对手', computer: '电脑', level: '级别', friend: '朋友',
@@ -80,6 +89,15 @@ const T = {
     review_legend: '曲线：黑方胜率。阴影：黑方领先目数。红点：失误（越大损失越多）。点击或拖动可跳到该手。',
     mistakes_none: '没有损失 1.5 目以上的棋。', lost: (x) => `损失 ${x} 目`, best_was: (m) => `应走 ${m}`,
     judged: (n, c, m) => `电脑评第 ${n} 手 ${c} ${m}`, winrate_line: (b, lead) => `黑胜率 ${b}% · 黑领先 ${lead} 目`,
+    lead_legend: '每手后黑方领先的目数（线上为黑领先）。',
+    analyse: '分析', analyse_stop: '停止分析', territory: '形势（按 t）',
+    analysis_line: (m, w, lead, n) => `最佳 ${m}：行棋方胜率 ${w}%，领先 ${lead} 目，${n} 次访问`,
+    analysis_done: '分析结束。', estimate: (who, by, w) => `形势判断：${who}领先 ${by} 目（黑胜率 ${w}%）`,
+    estimate_even: '形势判断：均势', variations: '变化图', main_line: '回到实战', from_move: (n) => `第 ${n} 手后：`,
+    in_variation: (n, at) => `变化：第 ${at} 手后 ${n} 手。点棋盘继续；◀ 退一手。`,
+    click_to_vary: '点棋盘可从当前局面试下变化。',
+    record: '棋谱信息', replayed_chinese: '按中国规则复盘', result_recorded: '结果',
+    analysis_board: '新建研究棋盘', more_names: (n) => `还有 ${n} 个`, fewer_names: '收起',
   },
 };
 
@@ -392,6 +410,10 @@ async function openGame(id) {
   say(sessionStorage.getItem(`tengen-nigiri-${id}`) || '');
   showSeatLinks();
   study = { id, review: null };
+  line = null;
+  tree = new Map();
+  stopAnalysis();
+  record = { id: null, info: null };
   try {
     update(await api('GET', `/api/games/${id}`));
   } catch (e) {
@@ -400,6 +422,7 @@ async function openGame(id) {
   }
   listen();
   loadReview(id);
+  loadRecord(id);
 }
 
 function copyRow(label, url, cls) {
@@ -530,6 +553,7 @@ function notifyTurn() {
 
 async function review(n) {
   if (!view) return;
+  line = null;
   n = Math.max(0, Math.min(view.moves, n));
   reviewAt = n === view.moves ? null : n;
   shown = reviewAt === null ? view : await api('GET', `/api/games/${gameId}?at=${n}`);
@@ -553,6 +577,8 @@ async function act(path, body) {
 
 function playAt(vertex) {
   if (!view) return;
+  // A finished or imported game: a click plays a variation from the position shown.
+  if (studyOpen()) return playVariation(vertex);
   if (view.phase === 'counting' && seat) {
     // Say the state wanted, so that a retried click does not undo itself.
     return act('toggle', { point: vertex, dead: !view.dead.includes(vertex) });
@@ -620,12 +646,26 @@ $('#resign').addEventListener('click', () => {
 });
 $('#numbers').addEventListener('change', () => render());
 $('#first').addEventListener('click', () => review(0));
-$('#prev').addEventListener('click', () => review((reviewAt ?? view.moves) - 1));
-$('#next').addEventListener('click', () => review((reviewAt ?? view.moves) + 1));
+$('#prev').addEventListener('click', () => (line ? goTo(line.at, line.moves.slice(0, -1)) : review((reviewAt ?? view.moves) - 1)));
+$('#next').addEventListener('click', () => {
+  const next = line && firstChild(line.at, line.moves);
+  if (line) return next ? goTo(line.at, [...line.moves, next]) : undefined;
+  return review((reviewAt ?? view.moves) + 1);
+});
 $('#last').addEventListener('click', () => review(view.moves));
 $('#step').addEventListener('input', (event) => review(Number(event.target.value)));
 document.addEventListener('keydown', (event) => {
   if ($('#game').hidden || !view || event.target.tagName === 'INPUT') return;
+  if (studyOpen() && (event.key === 't' || event.key === 'T')) {
+    event.preventDefault();
+    return setTerritory(!territory);
+  }
+  if (line && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+    event.preventDefault();
+    if (event.key === 'ArrowLeft') return goTo(line.at, line.moves.slice(0, -1));
+    const next = firstChild(line.at, line.moves);
+    return next ? goTo(line.at, [...line.moves, next]) : undefined;
+  }
   const at = reviewAt ?? view.moves;
   const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.moves }[event.key];
   if (moves !== undefined) {
@@ -686,7 +726,8 @@ function render() {
       }
     }));
   }
-  const numbers = $('#numbers').checked ? moveNumbers(v) : new Map();
+  // A variation's moves are numbered from 1 (all moves with the numbers on).
+  const numbers = $('#numbers').checked ? moveNumbers(v) : line ? moveNumbers(v, line.at) : new Map();
   const last = v.history.at(-1);
   const dead = new Set(v.dead);
   v.board.forEach((row, i) => [...row].forEach((s, c) => {
@@ -729,9 +770,14 @@ function render() {
   }
   svg.addEventListener('mouseleave', () => shadow.setAttribute('visibility', 'hidden'));
   drawBestLine(svg, v, x, y);
+  el('g', { id: 'analysis-layer' }, svg);
+  drawAnalysis();
   renderPanel();
   renderCommentary();
   renderStudy();
+  renderVariations();
+  renderRecord();
+  syncAnalysis();
 }
 
 // --- Commentary: the Go terms of the move on the board (GET /api/games/{id}/terms) --------
@@ -756,7 +802,7 @@ function renderCommentary() {
   if (!view) return;
   const n = reviewAt ?? view.moves;
   if (terms.id !== gameId || terms.moves !== view.moves) loadTerms();
-  const entry = terms.id === gameId ? terms.list[n - 1] : null;
+  const entry = terms.id === gameId && !line ? terms.list[n - 1] : null;
   const judged = judgedMove();
   if (judged) {
     const p = document.createElement('p');
@@ -773,7 +819,9 @@ function renderCommentary() {
   box.append(head);
   const list = document.createElement('ul');
   list.className = 'terms';
-  for (const term of entry.terms) {
+  // The most specific names first; the rest on demand.
+  const folded = entry.terms.length > NAMES_SHOWN && !namesOpen;
+  for (const term of folded ? entry.terms.slice(0, NAMES_SHOWN) : entry.terms) {
     const li = document.createElement('li');
     li.className = `term ${term.kind}`;
     li.innerHTML = '<b lang="zh"></b> <span class="pinyin"></span> <span class="en"></span>';
@@ -783,7 +831,20 @@ function renderCommentary() {
     list.append(li);
   }
   box.append(list);
+  if (entry.terms.length > NAMES_SHOWN) {
+    const more = document.createElement('button');
+    more.type = 'button';
+    more.id = 'more-names';
+    more.className = 'link';
+    more.textContent = namesOpen ? t('fewer_names') : t('more_names', entry.terms.length - NAMES_SHOWN);
+    more.addEventListener('click', () => { namesOpen = !namesOpen; renderCommentary(); });
+    box.append(more);
+  }
 }
+
+// Names of a move shown before "more".
+const NAMES_SHOWN = 3;
+let namesOpen = false;
 
 // --- Study: the computer's review (POST/GET /api/games/{id}/review, progress on the socket) --
 async function loadReview(id) {
@@ -808,6 +869,7 @@ function reviewChanged(r) {
 const studyOpen = () => Boolean(view && (view.imported || view.phase === 'ended'));
 // The judged move on the board: the last move of the position shown.
 const judgedMove = () => {
+  if (line) return undefined;
   const n = reviewAt ?? view?.moves ?? 0;
   return study.id === gameId && study.review ? study.review.moves[n - 1] : undefined;
 };
@@ -848,9 +910,9 @@ function renderGraph(r) {
   for (const m of moves) area += `L${x(m.number).toFixed(1)} ${y(0.5 + 0.5 * m.score_lead_black / lead).toFixed(1)}`;
   area += `L${x(moves.at(-1).number).toFixed(1)} ${y(0.5)}Z`;
   el('path', { d: area, class: 'graph-lead' }, svg);
-  let line = `M${x(0)} ${y(first).toFixed(1)}`;
-  for (const m of moves) line += `L${x(m.number).toFixed(1)} ${y(m.winrate_black).toFixed(1)}`;
-  el('path', { d: line, class: 'graph-winrate' }, svg);
+  let curve = `M${x(0)} ${y(first).toFixed(1)}`;
+  for (const m of moves) curve += `L${x(m.number).toFixed(1)} ${y(m.winrate_black).toFixed(1)}`;
+  el('path', { d: curve, class: 'graph-winrate' }, svg);
   const biggest = Math.max(1.5, ...moves.map((m) => m.loss));
   for (const n of r.mistakes ?? []) {
     const m = moves[n - 1];
@@ -858,7 +920,37 @@ function renderGraph(r) {
   }
   const at = reviewAt ?? view.moves;
   el('line', { x1: x(at), y1: pad, x2: x(at), y2: h - pad, class: 'graph-now', 'data-move': at }, svg);
-  // Click or drag: the move under the pointer.
+  graphPointer(svg, w, pad, total);
+  renderLeadGraph(r, moves, total, lead);
+}
+
+// Black's lead after each move, on a scale of the largest lead of the game.
+function renderLeadGraph(r, moves, total, lead) {
+  const svg = $('#lead-graph'), legend = $('#lead-legend');
+  svg.toggleAttribute('hidden', moves.length === 0);
+  legend.hidden = moves.length === 0;
+  if (legend.hidden) return;
+  legend.textContent = `${t('lead_legend')} ±${lead.toFixed(0)}`;
+  const w = 300, h = 80, pad = 6;
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.textContent = '';
+  const x = (n) => pad + (w - 2 * pad) * n / total, y = (p) => pad + (h - 2 * pad) * (0.5 - 0.5 * p / lead);
+  el('rect', { x: 0, y: 0, width: w, height: h, class: 'graph-bg' }, svg);
+  el('line', { x1: pad, y1: y(0), x2: w - pad, y2: y(0), class: 'graph-half' }, svg);
+  let curve = `M${x(0)} ${y(moves[0].score_lead_black_before).toFixed(1)}`;
+  for (const m of moves) curve += `L${x(m.number).toFixed(1)} ${y(m.score_lead_black).toFixed(1)}`;
+  el('path', { d: curve, class: 'graph-lead-line' }, svg);
+  for (const n of r.mistakes ?? []) {
+    const m = moves[n - 1];
+    el('circle', { cx: x(n), cy: y(m.score_lead_black), r: 2.5, class: 'graph-mistake', 'data-move': n }, svg);
+  }
+  const at = reviewAt ?? view.moves;
+  el('line', { x1: x(at), y1: pad, x2: x(at), y2: h - pad, class: 'graph-now', 'data-move': at }, svg);
+  graphPointer(svg, w, pad, total);
+}
+
+// Click or drag on a graph: the move under the pointer.
+function graphPointer(svg, w, pad, total) {
   const moveAt = (event) => {
     const box = svg.getBoundingClientRect();
     const n = Math.round(((event.clientX - box.left) / box.width * w - pad) / (w - 2 * pad) * total);
@@ -916,10 +1008,361 @@ function drawBestLine(svg, v, x, y) {
   });
 }
 
-function moveNumbers(v) {
+// --- Variations: a click on a finished or imported game's board plays a line from the
+// position shown (GET /api/games/{id}?at=N&then=…, checked by the rules); the lines form a
+// tree (a Map of their starting move number to nodes whose children are keyed by move).
+let line = null; // the variation on the board: { at, moves }, or null for the main line
+let tree = new Map();
+
+function treeNode(at, moves, create) {
+  if (!tree.has(at)) {
+    if (!create) return null;
+    tree.set(at, { children: new Map() });
+  }
+  let node = tree.get(at);
+  for (const m of moves) {
+    if (!node.children.has(m)) {
+      if (!create) return null;
+      node.children.set(m, { children: new Map() });
+    }
+    node = node.children.get(m);
+  }
+  return node;
+}
+
+function firstChild(at, moves) {
+  const node = treeNode(at, moves, false);
+  return node && node.children.size ? node.children.keys().next().value : null;
+}
+
+// Every line of the tree from its start to a leaf, for the SGF.
+function treeLines() {
+  const out = [];
+  for (const [at, root] of tree) {
+    const stack = [[root, []]];
+    while (stack.length) {
+      const [node, moves] = stack.pop();
+      if (!node.children.size && moves.length) out.push({ at, moves });
+      for (const [m, child] of node.children) stack.push([child, [...moves, m]]);
+    }
+  }
+  return out;
+}
+
+async function goTo(at, moves) {
+  if (!moves.length) return review(at);
+  const id = gameId;
+  try {
+    const v = await api('GET', `/api/games/${id}?at=${at}&then=${encodeURIComponent(moves.join(','))}`);
+    if (id !== gameId) return;
+    treeNode(at, moves, true);
+    line = { at, moves };
+    reviewAt = at === view.moves ? null : at;
+    shown = v;
+    say('');
+    render();
+  } catch (e) {
+    say(refusal(e), true);
+  }
+}
+
+function playVariation(vertex) {
+  const base = line ?? { at: reviewAt ?? view.moves, moves: [] };
+  return goTo(base.at, [...base.moves, vertex]);
+}
+
+function renderVariations() {
+  const box = $('#variations');
+  box.textContent = '';
+  box.hidden = !view || !studyOpen();
+  if (box.hidden) return;
+  const hint = document.createElement('p');
+  hint.className = 'hint';
+  hint.textContent = line ? t('in_variation', line.moves.length, line.at) : t('click_to_vary');
+  box.append(hint);
+  if (!tree.size) return;
+  const head = document.createElement('h3');
+  head.textContent = t('variations');
+  box.append(head);
+  const back = document.createElement('button');
+  back.type = 'button';
+  back.id = 'main-line';
+  back.textContent = t('main_line');
+  back.disabled = !line;
+  back.addEventListener('click', () => review(line ? line.at : reviewAt ?? view.moves));
+  box.append(back);
+  const list = document.createElement('ul');
+  list.className = 'variation-tree';
+  for (const [at, root] of [...tree].sort((a, b) => a[0] - b[0])) {
+    const li = document.createElement('li');
+    const from = document.createElement('span');
+    from.className = 'from';
+    from.textContent = t('from_move', at);
+    li.append(from);
+    branches(li, at, [], root);
+    list.append(li);
+  }
+  box.append(list);
+}
+
+// The children of `node`: a chain of single moves on one row, a nested list where it forks.
+function branches(parent, at, prefix, node) {
+  const ul = document.createElement('ul');
+  for (const [m, child] of node.children) {
+    const li = document.createElement('li');
+    let moves = [...prefix, m], current = child;
+    li.append(variationButton(at, moves));
+    while (current.children.size === 1) {
+      const [next, grand] = current.children.entries().next().value;
+      moves = [...moves, next];
+      li.append(variationButton(at, moves));
+      current = grand;
+    }
+    if (current.children.size > 1) branches(li, at, moves, current);
+    ul.append(li);
+  }
+  parent.append(ul);
+}
+
+function variationButton(at, moves) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'variation-move';
+  const here = line && line.at === at && line.moves.join(',') === moves.join(',');
+  if (here) b.classList.add('current');
+  b.dataset.line = `${at}:${moves.join(',')}`;
+  b.textContent = `${at + moves.length}.${moves.at(-1)}`;
+  b.addEventListener('click', () => goTo(at, moves));
+  return b;
+}
+
+// The SGF, with the variations played here as branches of its tree.
+$('#sgf').addEventListener('click', async (event) => {
+  if (!tree.size) return;
+  event.preventDefault();
+  const id = gameId;
+  try {
+    const response = await fetch(`/api/games/${id}/sgf`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variations: treeLines() }),
+    });
+    if (!response.ok) throw Object.assign(new Error((await response.json()).detail), {});
+    const url = URL.createObjectURL(await response.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `tengen-${id}.sgf`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) {
+    say(refusal(e), true);
+  }
+});
+
+// --- Live analysis (POST /api/analysis, snapshots on /api/analysis/{id}/live): candidate
+// moves as marks on the board, the ownership as a territory overlay with a score estimate.
+let analysis = { id: null, key: null, socket: null, snapshot: null, wanted: false };
+let territory = false;
+let analysisTimer = null;
+const ANALYSIS_SECONDS = 30, TERRITORY_SECONDS = 5;
+
+const positionKey = () => (line ? `${gameId}:${line.at}:${line.moves.join(',')}` : `${gameId}:${reviewAt ?? view?.moves}`);
+
+async function startAnalysis(seconds) {
+  stopAnalysis(true);
+  const id = gameId, key = positionKey();
+  const body = { game: id, at: line ? line.at : (reviewAt ?? view.moves), seconds };
+  if (line) body.then = line.moves;
+  analysis.key = key;
+  let first;
+  try {
+    first = await api('POST', '/api/analysis', body);
+  } catch (e) {
+    analysis.key = null;
+    say(refusal(e), true);
+    return;
+  }
+  if (id !== gameId || key !== positionKey()) {
+    api('POST', `/api/analysis/${first.id}/stop`).catch(() => {});
+    return;
+  }
+  analysis.id = first.id;
+  analysis.snapshot = first;
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${proto}://${location.host}/api/analysis/${first.id}/live`);
+  analysis.socket = ws;
+  ws.onmessage = (event) => {
+    const s = JSON.parse(event.data);
+    if (s.id !== analysis.id) return;
+    analysis.snapshot = s;
+    drawAnalysis();
+    if (s.done) {
+      analysis.socket = null;
+      renderAnalysisPanel();
+    }
+  };
+  renderAnalysisPanel();
+}
+
+// Stops the running search; `keepWanted` when another follows at once.
+function stopAnalysis(keepWanted) {
+  if (analysis.id && analysis.snapshot && !analysis.snapshot.done) {
+    api('POST', `/api/analysis/${analysis.id}/stop`).catch(() => {});
+  }
+  if (analysis.socket) analysis.socket.close();
+  analysis = { id: null, key: null, socket: null, snapshot: null, wanted: keepWanted ? analysis.wanted : false };
+  if (!keepWanted) clearTimeout(analysisTimer);
+}
+
+// After a change of the position shown: the analysis asked for follows it (a moment later,
+// so that stepping through moves does not start a search a step).
+function syncAnalysis() {
+  if (!view || !studyOpen()) return;
+  const key = positionKey();
+  const wanted = analysis.wanted || territory;
+  if (!wanted || analysis.key === key) return;
+  clearTimeout(analysisTimer);
+  analysisTimer = setTimeout(() => {
+    if (positionKey() === key && (analysis.wanted || territory) && analysis.key !== key) {
+      startAnalysis(analysis.wanted ? ANALYSIS_SECONDS : TERRITORY_SECONDS);
+    }
+  }, 250);
+}
+
+function setTerritory(on) {
+  territory = on;
+  $('#territory').checked = on;
+  if (!on && !analysis.wanted) stopAnalysis();
+  render();
+}
+
+$('#analyse').addEventListener('click', () => {
+  const running = analysis.wanted && analysis.snapshot && !analysis.snapshot.done;
+  if (running) {
+    stopAnalysis();
+    renderAnalysisPanel();
+    drawAnalysis();
+    return;
+  }
+  analysis.wanted = true;
+  startAnalysis(ANALYSIS_SECONDS);
+});
+$('#territory').addEventListener('change', (event) => setTerritory(event.target.checked));
+
+const currentSnapshot = () => (analysis.key === positionKey() ? analysis.snapshot : null);
+
+function drawAnalysis() {
+  const layer = $('#analysis-layer');
+  if (!layer || !shown) return;
+  layer.textContent = '';
+  const s = currentSnapshot(), v = shown, n = v.size;
+  const x = (c) => MARGIN + c * DX, y = (r) => MARGIN + (n - 1 - r) * DY;
+  if (s && territory && s.ownership.length === n) {
+    s.ownership.forEach((row, i) => row.forEach((o, c) => {
+      const stone = v.board[i][c];
+      const owner = o > 0 ? 'black' : 'white';
+      // Empty points and stones that lean the other way (dead), by how sure the search is.
+      if (Math.abs(o) < 0.2 || (stone === 'X' && o > 0) || (stone === 'O' && o < 0)) return;
+      const side = 4 + 8 * Math.abs(o);
+      el('rect', { x: x(c) - side / 2, y: y(n - 1 - i) - side / 2, width: side, height: side,
+        class: `owner ${owner}`, 'fill-opacity': (0.25 + 0.55 * Math.abs(o)).toFixed(2) }, layer);
+    }));
+  }
+  if (s && analysis.wanted) {
+    const shownMarks = s.candidates.filter((c) => c.move !== 'pass').slice(0, 8);
+    const best = shownMarks[0];
+    shownMarks.forEach((c, i) => {
+      const col = LETTERS.indexOf(c.move[0]), r = Number(c.move.slice(1)) - 1;
+      if (col < 0) return;
+      const loss = Math.max(0, best.winrate - c.winrate);
+      const hue = i === 0 ? 200 : Math.round(120 * (1 - Math.min(1, loss / 0.15)));
+      const g = el('g', { class: `candidate${i === 0 ? ' best' : ''}`, 'data-vertex': c.move }, layer);
+      el('circle', { cx: x(col), cy: y(r), r: STONE / 2 - 0.5, fill: `hsl(${hue} 75% 48%)` }, g);
+      el('text', { x: x(col), y: y(r) - 1.2, class: 'cand-winrate' }, g).textContent = (100 * c.winrate).toFixed(1);
+      el('text', { x: x(col), y: y(r) + 3.6, class: 'cand-lead' }, g).textContent =
+        `${c.score_lead >= 0 ? '+' : ''}${c.score_lead.toFixed(1)}`;
+      el('text', { x: x(col), y: y(r) + 7.6, class: 'cand-visits' }, g).textContent =
+        c.visits >= 1000 ? `${(c.visits / 1000).toFixed(1)}k` : String(c.visits);
+    });
+  }
+  renderAnalysisPanel();
+}
+
+function renderAnalysisPanel() {
+  const running = analysis.wanted && analysis.snapshot && !analysis.snapshot.done;
+  $('#analyse').textContent = t(running ? 'analyse_stop' : 'analyse');
+  $('#analyse').classList.toggle('running', Boolean(running));
+  const s = currentSnapshot();
+  const info = $('#analysis-info');
+  const best = s?.candidates[0];
+  info.textContent = analysis.wanted && best
+    ? `${t('analysis_line', best.move, (100 * best.winrate).toFixed(1), best.score_lead.toFixed(1), best.visits)} · ${best.pv.slice(0, 8).join(' ')}${s.done ? ` — ${t('analysis_done')}` : ''}`
+    : '';
+  const estimate = $('#estimate');
+  if (territory && s && s.visits > 0) {
+    const lead = s.score_lead_black, w = Math.round(100 * s.winrate_black);
+    estimate.textContent = Math.abs(lead) < 0.25 ? t('estimate_even')
+      : t('estimate', colorName(lead > 0 ? 'black' : 'white'), Math.abs(lead).toFixed(1), w);
+  } else estimate.textContent = '';
+}
+
+// --- The record: an imported game's information and comments (GET /api/games/{id}/info) ---
+let record = { id: null, info: null };
+
+async function loadRecord(id) {
+  try {
+    const info = await api('GET', `/api/games/${id}/info`);
+    if (gameId === id) {
+      record = { id, info };
+      render();
+    }
+  } catch (e) {
+    // The information is a help: without it the board still shows the game.
+  }
+}
+
+function renderRecord() {
+  const box = $('#record-info'), comment = $('#comment');
+  const info = record.id === gameId ? record.info : null;
+  box.hidden = !info || !info.imported;
+  box.textContent = '';
+  if (info && info.imported) {
+    const player = (name, rank) => (name ? `${name}${rank ? ` (${rank})` : ''}` : '');
+    const players = [player(info.black, info.black_rank), player(info.white, info.white_rank)];
+    const parts = [
+      players.some(Boolean) ? `${colorName('black')} ${players[0] || '?'} – ${colorName('white')} ${players[1] || '?'}` : '',
+      info.date, [info.event, info.round].filter(Boolean).join(' '),
+      info.result ? `${t('result_recorded')} ${info.result}` : '',
+      info.rules ? `RU ${info.rules}` : '', `komi ${info.komi}`,
+    ].filter(Boolean);
+    const head = document.createElement('h3');
+    head.textContent = t('record');
+    const p = document.createElement('p');
+    p.textContent = parts.join(' · ');
+    box.append(head, p);
+  }
+  const n = reviewAt ?? view?.moves ?? 0;
+  const here = info && !line ? info.comments.filter((c) => c.number === n) : [];
+  comment.hidden = !here.length;
+  comment.textContent = here.map((c) => c.text).join('\n\n');
+}
+
+// A board of one's own to study on: an empty record imported.
+$('#analysis-board').addEventListener('click', async () => {
+  const size = Number($('#analysis-size').value) || 19;
+  try {
+    const sgf = `(;GM[1]FF[4]CA[UTF-8]SZ[${size}]KM[7.5]RU[Chinese])`;
+    const v = await api('POST', '/api/games/import', sgf, true);
+    go(`/games/${v.id}`);
+  } catch (e) {
+    formError('#upload-error', refusal(e));
+  }
+});
+
+function moveNumbers(v, after = 0) {
   const numbers = new Map();
   v.history.forEach((m, i) => {
-    if (m.move !== 'pass') numbers.set(m.move, i + 1);
+    if (m.move !== 'pass' && i >= after) numbers.set(m.move, i + 1 - after);
   });
   return numbers;
 }
@@ -1033,8 +1476,12 @@ function renderPanel() {
   }
   const rules = document.createElement('p');
   rules.className = 'rules-line';
-  const preset = v.rules === 'chinese' ? '中国规则' : t(`rules_${v.rules}`);
-  rules.textContent = `${preset} · ${v.komi_zh}${lang === 'en' ? ` (komi ${v.komi})` : ''}${v.handicap ? ` · ${t('handicap')} ${v.handicap}` : ''}`;
+  const recorded = v.imported && record.id === gameId && !/^(chinese|cn|zh)$/i.test(record.info?.rules ?? 'chinese')
+    ? record.info.rules : null;
+  const preset = recorded ? `RU[${recorded}] · ${t('replayed_chinese')}`
+    : v.imported && record.id !== gameId ? '' : v.rules === 'chinese' ? '中国规则' : t(`rules_${v.rules}`);
+  rules.textContent = [preset, `${v.komi_zh}${lang === 'en' ? ` (komi ${v.komi})` : ''}`,
+    v.handicap ? `${t('handicap')} ${v.handicap}` : ''].filter(Boolean).join(' · ');
   players.append(rules);
   let status;
   if (v.imported) status = t('imported');

@@ -38,12 +38,18 @@ fn the_page_in_chromium() {
     BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_owned();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/page_test.js");
+    // sgfmill reads back the SGF the page downloads (scripts/test installs it).
+    let python = std::env::var("TENGEN_SGFMILL_PYTHON").unwrap_or_else(|_| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/sgfmill/bin/python").display().to_string()
+    });
+    assert!(Path::new(&python).exists(), "{python} is missing: scripts/test installs sgfmill in target/venv/sgfmill");
     let out = Command::new("node")
         .arg(script)
         .arg(&url)
         .arg(tmp.join("screenshots"))
         .env("NODE_PATH", modules.join("node_modules"))
         .env("TENGEN_BIN", env!("CARGO_BIN_EXE_tengen"))
+        .env("TENGEN_SGFMILL_PYTHON", &python)
         .output()
         .expect("node is needed");
     server.kill().unwrap();

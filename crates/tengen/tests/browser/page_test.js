@@ -478,6 +478,8 @@ async function studyAGame(browser) {
   await page.waitForFunction((n) => !document.querySelector('#step-label').textContent.startsWith(`${n} /`), n);
   const at = Number((await text(page, '#step-label')).split('/')[0]);
   check(Math.abs(at - total / 4) <= total / 10 + 1, `the graph's click went to move ${at} of ${total}`);
+  check(await page.locator('#lead-graph path.graph-lead-line').count() === 1, 'the score-lead graph is drawn');
+  await studyTools(page);
   // In Chinese, and on a phone.
   await page.locator('#lang').click();
   await mistakes.first().click();
@@ -488,6 +490,104 @@ async function studyAGame(browser) {
   await page.locator('#review-graph').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, '12-review-phone.png'), fullPage: true });
   check((await page.locator('#review-graph').boundingBox()).width <= 390, 'the graph fits a phone');
+  await page.context().close();
+}
+
+// On a reviewed position: the territory overlay by its key, live analysis started and
+// stopped, a variation played (an illegal move refused) and found in the downloaded SGF.
+async function studyTools(page) {
+  const at = Number((await text(page, '#step-label')).split('/')[0]);
+  await page.keyboard.press('t');
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer rect.owner').length > 5, null, { timeout: 15000 });
+  await page.waitForFunction(() => /^Estimate/.test(document.querySelector('#estimate').textContent));
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, '13-territory.png') });
+  await page.keyboard.press('t');
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer rect.owner').length === 0);
+  check(await text(page, '#estimate') === '', 'the overlay and the estimate go with the key');
+
+  const asked = Date.now();
+  await page.locator('#analyse').click();
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length > 0, null, { timeout: 5000 });
+  const firstAfter = Date.now() - asked;
+  const visits = () => page.evaluate(() => [...document.querySelectorAll('#analysis-layer .cand-visits')].map((e) => e.textContent).join(' '));
+  const before = await visits();
+  await page.waitForFunction((b) => [...document.querySelectorAll('#analysis-layer .cand-visits')].map((e) => e.textContent).join(' ') !== b, before, { timeout: 3000 });
+  check(/Best [A-T]\d+: /.test(await text(page, '#analysis-info')), 'the best candidate and its line are written out');
+  check(await text(page, '#analyse') === 'Stop analysis', 'the button stops the analysis');
+  console.log(`analysis: first candidates on the board ${firstAfter} ms after the click`);
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, '14-analysis.png') });
+  await page.locator('#analyse').click();
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length === 0);
+  check(await text(page, '#analyse') === 'Analyse', 'stopped');
+
+  // A variation from the position shown: two moves on empty points, then one on a stone.
+  const empty = await page.evaluate(() => [...document.querySelectorAll('rect.hit')].map((r) => r.dataset.vertex)
+    .filter((v) => !document.querySelector(`circle.stone[data-vertex="${v}"]`)));
+  const [a, b] = [empty[Math.floor(empty.length / 3)], empty[Math.floor(2 * empty.length / 3)]];
+  await hit(page, a).click();
+  await page.locator('.variation-move.current').waitFor();
+  await hit(page, b).click();
+  await page.waitForFunction((b) => document.querySelector('.variation-move.current')?.textContent.endsWith(`.${b}`), b);
+  check(await page.locator(`circle.stone[data-vertex="${a}"]`).count() === 1 && await page.locator(`circle.stone[data-vertex="${b}"]`).count() === 1, 'the variation is on the board');
+  const occupied = await page.locator('circle.stone').first().getAttribute('data-vertex');
+  await hit(page, occupied).click();
+  await page.waitForFunction(() => /occupied/.test(document.querySelector('#message').textContent));
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, '15-variation.png') });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#sgf').click()]);
+  const file = path.join(shots, 'variation.sgf');
+  await download.saveAs(file);
+  const python = process.env.TENGEN_SGFMILL_PYTHON;
+  check(python, 'TENGEN_SGFMILL_PYTHON names a Python with sgfmill');
+  const read = require('child_process').execFileSync(python, ['-c', `
+import sys
+from sgfmill import sgf, sgf_moves
+game = sgf.Sgf_game.from_bytes(open(sys.argv[1], 'rb').read())
+node, n = game.get_root(), int(sys.argv[2])
+# After the main line's first n moves: the branch that is not the main line.
+while n > 0:
+    node = node[0]
+    if node.get_move()[0] is not None: n -= 1
+branch = node[len(node) - 1]
+size = game.get_size()
+def vertex(move):
+    row, col = move
+    return 'ABCDEFGHJKLMNOPQRST'[col] + str(row + 1)
+print(len(node), vertex(branch.get_move()[1]), vertex(branch[0].get_move()[1]), len(game.get_main_sequence()) - 1)
+`, file, String(at)]).toString().trim().split(' ');
+  check(Number(read[0]) >= 2 && read[1] === a && read[2] === b, `sgfmill reads the variation ${a} ${b} after move ${at}: ${read}`);
+  await page.locator('#main-line').click();
+  await page.waitForFunction((a) => !document.querySelector('.variation-move.current')
+    && !document.querySelector(`circle.stone[data-vertex="${a}"]`), a);
+  check((await text(page, '#step-label')).startsWith(`${at} /`), 'back on the main line, at the move the variation left');
+}
+
+// A commented record with its own rules: its information, its comments move by move, its
+// rules on the label.
+async function aCommentedRecord(browser) {
+  const page = await newPage(browser);
+  await page.goto(base + '/games');
+  const sgf = '(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Lee]BR[9p]PW[Cho]WR[9p]DT[2024-05-01]EV[Club match]RE[W+0.5]'
+    + 'C[Played at the club.];B[ee]C[A calm start.];W[cc];B[gg]C[Black takes two corners.])';
+  await page.locator('#upload input[type=file]').setInputFiles({ name: 'commented.sgf', mimeType: 'application/x-go-sgf', buffer: Buffer.from(sgf) });
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  await page.waitForFunction(() => !document.querySelector('#record-info').hidden);
+  const info = await text(page, '#record-info');
+  check(info.includes('Lee (9p)') && info.includes('Cho (9p)') && info.includes('W+0.5') && info.includes('Japanese') && info.includes('Club match'), `the record's information: ${info}`);
+  const rules = await text(page, '#players .rules-line');
+  check(rules.includes('Japanese') && !rules.includes('中国规则'), `labelled with its own rules: ${rules}`);
+  check(await text(page, '#comment') === 'Black takes two corners.', 'the last move\'s comment');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('#comment').textContent === 'Played at the club.');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#comment').textContent === 'A calm start.');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#comment').hidden);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#comment').textContent === 'A calm start.');
+  await page.screenshot({ path: path.join(shots, '16-record.png') });
   await page.context().close();
 }
 
@@ -506,6 +606,7 @@ async function studyAGame(browser) {
     await connectionLost(browser);
     await refusalsShowWhereThePlayerActed(browser);
     await studyAGame(browser);
+    await aCommentedRecord(browser);
   } catch (e) {
     // What the page showed when it failed: a screenshot and its text.
     for (const [i, page] of pages.entries()) {
