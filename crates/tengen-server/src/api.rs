@@ -32,7 +32,12 @@ pub fn routes(state: AppState) -> Router {
         .route("/api/levels", get(levels))
         .route("/api/games/import", post(import).layer(DefaultBodyLimit::max(limits.sgf.bytes)))
         .route("/api/games/{id}", get(read))
-        .route("/api/games/{id}/sgf", get(sgf).post(crate::study::sgf_with_lines))
+        .route(
+            "/api/games/{id}/sgf",
+            get(sgf)
+                .post(crate::study::sgf_with_lines)
+                .layer(DefaultBodyLimit::max(limits.sgf.bytes.max(limits.body_bytes))),
+        )
         .route("/api/games/{id}/info", get(crate::study::info))
         .route(
             "/api/analysis",
@@ -716,9 +721,10 @@ struct SgfText(String);
 /// A game as it stands, or as it was after `at` moves (for review).
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path),
         ("at" = Option<usize>, Query, minimum = 0, description = "the position after this many moves"),
-        ("then" = Option<String>, Query, description = "a variation from that position: moves separated by commas (`D4,E5,pass`), colours alternating")),
+        ("then" = Option<String>, Query, description = "a variation from that position (the last without `at`): moves separated by commas (`D4,E5,pass`), colours alternating")),
     responses((status = 200, body = View),
-        (status = 422, body = ErrorBody, description = "the game has fewer moves; a move of the variation is illegal (the rules' sentence and `reason`)")))]
+        (status = 409, body = ErrorBody, description = "a variation of a game still in play (`in_play`)"),
+        (status = 422, body = ErrorBody, description = "the game has fewer moves; a move of the variation is unreadable or illegal (the rules' sentence and `reason`)")))]
 async fn read(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
@@ -747,7 +753,10 @@ async fn read(
                 .because("in_play"));
         }
         if !q.contains_key("at") {
-            return Err(ApiError::bad_request("then: a variation needs the move it starts from (at)"));
+            // From the last position, played on as the position after every move.
+            state.game = state.game.truncated(state.game.moves().len());
+            state.dead.clear();
+            state.undo_request = None;
         }
         let line: Vec<String> = then.split(',').map(str::to_owned).collect();
         crate::study::play_line(&mut state.game, &line, "then")?;

@@ -23,17 +23,16 @@ use crate::store::StoredGame;
 /// as the rules core judges them; play resumes where two passes had stopped it.
 ///
 /// # Errors
-/// 400 for a move that does not read or a line longer than a game; 422 with the rules'
-/// sentence (`occupied`, `suicide`, `ko`, `superko` …) for an illegal move.
+/// 400 for a line longer than a game; 422 for a move that does not read (`move`) and, with
+/// the rules' sentence (`occupied`, `suicide`, `ko`, `superko` …), for an illegal move.
 pub(crate) fn play_line(game: &mut Game, line: &[String], what: &str) -> Result<(), ApiError> {
     if line.len() > MAX_MOVES {
         return Err(ApiError::bad_request(format!("{what}: at most {MAX_MOVES} moves")));
     }
     for (i, text) in line.iter().enumerate() {
-        let mv: Move = text
-            .trim()
-            .parse()
-            .map_err(|_| ApiError::bad_request(format!("{what}: move {} is not a vertex or pass: {text:?}", i + 1)))?;
+        let mv: Move = text.trim().parse().map_err(|_| {
+            ApiError::refused(format!("{what}: move {} is not a vertex or pass: {text:?}", i + 1)).because("move")
+        })?;
         if game.phase() == Phase::Counting {
             game.resume().map_err(|e| ApiError::from(GameError::Play(e)))?;
         }
@@ -69,9 +68,10 @@ pub(crate) struct AnalysisRequest {
     /// A game's id: an imported game, or one that has ended (409 while it is in play).
     game: Option<String>,
     /// The position after this many moves of the game or the record (all by default).
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, maximum = 2000)]
     at: Option<usize>,
     /// Moves played after that position (a variation), colours alternating.
+    #[schema(max_items = 1200)]
     then: Option<Vec<String>>,
     /// An SGF record, read as an import reads it.
     sgf: Option<String>,
@@ -79,6 +79,7 @@ pub(crate) struct AnalysisRequest {
     #[schema(minimum = 2, maximum = 25)]
     size: Option<usize>,
     /// Moves on the empty board, Black first, colours alternating (`D4`, `pass`).
+    #[schema(max_items = 1200)]
     moves: Option<Vec<String>>,
     /// Komi in points, a multiple of ½, for an empty board (7.5) or over an SGF record's
     /// (a game of the server keeps its own).
@@ -87,7 +88,7 @@ pub(crate) struct AnalysisRequest {
     /// `chinese`, the only rules the analysis counts by.
     rules: Option<String>,
     /// Seconds to search, 1 to the server's limit (60 by default; 30 when not given).
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 3600)]
     seconds: Option<u32>,
 }
 
@@ -100,7 +101,7 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
         + usize::from(req.sgf.is_some())
         + usize::from(req.size.is_some() || req.moves.is_some());
     if sources > 1 {
-        return Err(ApiError::bad_request("name one position: game, sgf, or size and moves"));
+        return Err(ApiError::refused("name one position: game, sgf, or size and moves").because("position"));
     }
     if let Some(rules) = &req.rules
         && !rules.eq_ignore_ascii_case("chinese")
@@ -171,7 +172,7 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
 /// about every quarter second — the candidate moves with win rate, lead, visits and line, and
 /// the ownership of every point. Watch it on `/api/analysis/{id}/live` or read it with `GET`.
 /// Each address runs at most a few at once (429), the server a few more (503).
-#[utoipa::path(post, path = "/api/analysis", request_body = AnalysisRequest,
+#[utoipa::path(post, path = "/api/analysis", request_body = Option<AnalysisRequest>,
     responses((status = 201, body = Snapshot, description = "started: the first (empty) snapshot, with the id"),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game"),
         (status = 409, body = ErrorBody, description = "the game is still in play (`in_play`)"),
@@ -403,9 +404,10 @@ fn record_branches(record: &tengen_sgf::Record) -> usize {
 #[serde(deny_unknown_fields)]
 pub(crate) struct LineRequest {
     /// The moves of the main line before it.
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, maximum = 2000)]
     at: usize,
     /// Its moves (`D4`, `pass`), colours alternating from the side to move there.
+    #[schema(max_items = 1200)]
     moves: Vec<String>,
 }
 
@@ -415,6 +417,7 @@ pub(crate) struct LineRequest {
 pub(crate) struct SgfRequest {
     /// The variations, each checked by the rules; lines that start alike share their nodes.
     #[serde(default)]
+    #[schema(max_items = 200)]
     variations: Vec<LineRequest>,
 }
 
@@ -424,10 +427,10 @@ const MAX_LINES: usize = 200;
 /// The game as SGF with variations: the record (an imported game's own, with its comments
 /// and variations) and the lines given, each after its move of the main line, so that an
 /// SGF editor shows them as branches.
-#[utoipa::path(post, path = "/api/games/{id}/sgf", params(("id" = String, Path)), request_body = SgfRequest,
+#[utoipa::path(post, path = "/api/games/{id}/sgf", params(("id" = String, Path)), request_body = Option<SgfRequest>,
     responses((status = 200, content_type = "application/x-go-sgf", body = String),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "an illegal move in a variation, or one after a move the game does not have")))]
+        (status = 422, body = ErrorBody, description = "an unreadable or illegal move in a variation, or one after a move the game does not have")))]
 pub(crate) async fn sgf_with_lines(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,

@@ -72,9 +72,9 @@ async fn analysis_is_refused_where_it_must_be() {
         (json!({"game": ended, "at": 6}), StatusCode::UNPROCESSABLE_ENTITY, Some("at")),
         (json!({"game": ended, "at": 2, "then": ["E5"]}), StatusCode::UNPROCESSABLE_ENTITY, Some("occupied")),
         (json!({"game": ended, "then": ["Z9"]}), StatusCode::UNPROCESSABLE_ENTITY, Some("off_board")),
-        (json!({"game": ended, "then": ["E55"]}), StatusCode::BAD_REQUEST, None),
+        (json!({"game": ended, "then": ["E55"]}), StatusCode::UNPROCESSABLE_ENTITY, Some("move")),
         (json!({"game": "0123456789abcdef"}), StatusCode::NOT_FOUND, None),
-        (json!({"game": ended, "size": 9}), StatusCode::BAD_REQUEST, None),
+        (json!({"game": ended, "size": 9}), StatusCode::UNPROCESSABLE_ENTITY, Some("position")),
         (json!({"size": 30}), StatusCode::BAD_REQUEST, Some("size")),
         (json!({"size": 9, "moves": ["E5", "E5"]}), StatusCode::UNPROCESSABLE_ENTITY, Some("occupied")),
         (json!({"sgf": "(;SZ[9];B[ee];W[ee])"}), StatusCode::UNPROCESSABLE_ENTITY, Some("sgf_replay")),
@@ -196,8 +196,9 @@ async fn variations_are_played_refused_and_written_into_the_sgf() {
         (s, v["reason"].as_str(), v["point"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("occupied"), Some("E5"))
     );
-    let (s, _) = call(&app, "GET", &format!("/api/games/{id}?then=C7"), None, None).await;
-    assert_eq!(s, StatusCode::BAD_REQUEST);
+    // Without `at`: from the last position (the resigned game plays on in the variation).
+    let (s, v) = call(&app, "GET", &format!("/api/games/{id}?then=C7"), None, None).await;
+    assert_eq!((s, &v["moves"], &v["history"][5]["move"]), (StatusCode::OK, &json!(6), &json!("C7")), "{v}");
     let playing = five_moves(&app, false).await;
     let (s, v) = call(&app, "GET", &format!("/api/games/{playing}?at=3&then=C7"), None, None).await;
     assert_eq!((s, v["reason"].as_str()), (StatusCode::CONFLICT, Some("in_play")));

@@ -44,7 +44,11 @@ fn the_api_keeps_to_its_openapi_document() {
         .arg("--config-file")
         .arg(&config)
         .args(["run", &format!("http://{addr}/api/openapi.json"), "--checks", "all"])
-        .args(["--max-time", &budget(), "--workers", "2", "--no-color"])
+        // One worker: with two, this machine's CPython 3.11.7 failed inside hypothesis (reading
+        // the source of its own filters) with "AST constructor recursion depth mismatch"
+        // (python/cpython#106905, seen in threaded programs), an error of the tool that ends
+        // the run, not a finding about the server.
+        .args(["--max-time", &budget(), "--workers", "1", "--no-color"])
         .args(["--exclude-path", "/api/games/{id}/live", "--exclude-path", "/api/analysis/{id}/live"])
         .current_dir(&dir)
         .output()

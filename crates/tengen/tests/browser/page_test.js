@@ -591,6 +591,29 @@ async function aCommentedRecord(browser) {
   await page.context().close();
 }
 
+// A board of one's own: empty, moves played as a variation from the start, analysed.
+async function anAnalysisBoard(browser) {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 1000 } });
+  await page.goto(base + '/games');
+  await page.locator('#analysis-size').selectOption('9');
+  await page.locator('#analysis-board').click();
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  await page.locator('rect.hit[data-vertex="E5"]').waitFor();
+  for (const [i, v] of ['E5', 'C3'].entries()) {
+    await hit(page, v).click();
+    await page.waitForFunction(([v, n]) => document.querySelector('.variation-move.current')?.textContent === `${n}.${v}`, [v, i + 1]);
+  }
+  check(await stone(page, 'black', 'E5').count() === 1 && await stone(page, 'white', 'C3').count() === 1, 'the moves stand on the board');
+  await page.locator('#analyse').click();
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length > 0, null, { timeout: 5000 });
+  const marks = await page.evaluate(() => [...document.querySelectorAll('#analysis-layer g.candidate')].map((g) => g.dataset.vertex));
+  check(!marks.includes('E5') && !marks.includes('C3'), `candidates on empty points: ${marks}`);
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, '17-analysis-board.png') });
+  await page.locator('#analyse').click();
+  await page.context().close();
+}
+
 (async () => {
   fs.mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({
@@ -607,6 +630,7 @@ async function aCommentedRecord(browser) {
     await refusalsShowWhereThePlayerActed(browser);
     await studyAGame(browser);
     await aCommentedRecord(browser);
+    await anAnalysisBoard(browser);
   } catch (e) {
     // What the page showed when it failed: a screenshot and its text.
     for (const [i, page] of pages.entries()) {
