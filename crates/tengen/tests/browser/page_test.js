@@ -508,11 +508,11 @@ async function studyTools(page) {
 
   const asked = Date.now();
   await page.locator('#analyse').click();
-  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length > 0, null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length > 0, null, { timeout: 15000 });
   const firstAfter = Date.now() - asked;
   const visits = () => page.evaluate(() => [...document.querySelectorAll('#analysis-layer .cand-visits')].map((e) => e.textContent).join(' '));
   const before = await visits();
-  await page.waitForFunction((b) => [...document.querySelectorAll('#analysis-layer .cand-visits')].map((e) => e.textContent).join(' ') !== b, before, { timeout: 3000 });
+  await page.waitForFunction((b) => [...document.querySelectorAll('#analysis-layer .cand-visits')].map((e) => e.textContent).join(' ') !== b, before, { timeout: 10000 });
   check(/Best [A-T]\d+: /.test(await text(page, '#analysis-info')), 'the best candidate and its line are written out');
   check(await text(page, '#analyse') === 'Stop analysis', 'the button stops the analysis');
   console.log(`analysis: first candidates on the board ${firstAfter} ms after the click`);
@@ -605,7 +605,7 @@ async function anAnalysisBoard(browser) {
   }
   check(await stone(page, 'black', 'E5').count() === 1 && await stone(page, 'white', 'C3').count() === 1, 'the moves stand on the board');
   await page.locator('#analyse').click();
-  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length > 0, null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length > 0, null, { timeout: 15000 });
   const marks = await page.evaluate(() => [...document.querySelectorAll('#analysis-layer g.candidate')].map((g) => g.dataset.vertex));
   check(!marks.includes('E5') && !marks.includes('C3'), `candidates on empty points: ${marks}`);
   await page.locator('#board').scrollIntoViewIfNeeded();
