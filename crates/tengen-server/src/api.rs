@@ -977,7 +977,7 @@ const WATCHER_MESSAGE: usize = 1024;
 
 /// Whether a WebSocket's `Origin` (sent by every browser) is the server's own page or one
 /// of the origins allowed with `--origin`; clients that send none (not a browser) may watch.
-pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else { return true };
     let Ok(origin) = origin.to_str() else { return false };
     if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
@@ -989,6 +989,22 @@ pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
             && origin[..scheme.len()].eq_ignore_ascii_case(scheme)
             && origin[scheme.len()..].eq_ignore_ascii_case(host)
     })
+}
+
+/// A WebSocket upgrade from the server's own page (or an allowed origin, or a client that is
+/// no browser).
+///
+/// # Errors
+/// 403 for a page of another site, 400 for a request that is not a WebSocket.
+pub(crate) fn websocket(
+    app: &AppState,
+    headers: &HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<WebSocketUpgrade, ApiError> {
+    if !origin_allowed(headers, &app.limits().origins) {
+        return Err(ApiError::forbidden_origin());
+    }
+    ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))
 }
 
 /// A watcher's place: its channel and its count, given back however the socket ends (or
@@ -1021,10 +1037,7 @@ async fn live(
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&headers, &app.limits().origins) {
-        return Err(ApiError::forbidden_origin());
-    }
-    let ws = ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))?;
+    let ws = websocket(&app, &headers, ws)?;
     // The game first: an unknown id leaves nothing behind.
     app.load(&id).await?;
     app.watcher_opens(client)?;

@@ -12,7 +12,7 @@ use tengen_core::{Color, Game, Komi, Move, Phase, Rules};
 use utoipa::ToSchema;
 
 use crate::analysis::{Position, Running, Snapshot};
-use crate::api::{Body, ErrorBody, GameId, origin_allowed};
+use crate::api::{Body, ErrorBody, GameId};
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::guard::Client;
@@ -252,10 +252,7 @@ pub(crate) async fn analysis_live(
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&headers, &app.limits().origins) {
-        return Err(ApiError::forbidden_origin());
-    }
-    let ws = ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))?;
+    let ws = crate::api::websocket(&app, &headers, ws)?;
     let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
     app.watcher_opens(client)?;
     let watcher = AnalysisWatcher { app: app.clone(), client, id, _watching: running.watched() };

@@ -655,11 +655,14 @@ $('#next').addEventListener('click', () => {
 $('#last').addEventListener('click', () => review(view.moves));
 $('#step').addEventListener('input', (event) => review(Number(event.target.value)));
 document.addEventListener('keydown', (event) => {
-  if ($('#game').hidden || !view || event.target.tagName === 'INPUT') return;
-  if (studyOpen() && (event.key === 't' || event.key === 'T')) {
+  if ($('#game').hidden || !view) return;
+  // The territory key works from the board and the study's check boxes, not while typing.
+  const typing = event.target.tagName === 'INPUT' && !['checkbox', 'button'].includes(event.target.type);
+  if (studyOpen() && !typing && (event.key === 't' || event.key === 'T') && !event.ctrlKey && !event.metaKey && !event.altKey) {
     event.preventDefault();
     return setTerritory(!territory);
   }
+  if (event.target.tagName === 'INPUT') return;
   if (line && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
     event.preventDefault();
     if (event.key === 'ArrowLeft') return goTo(line.at, line.moves.slice(0, -1));
@@ -1520,7 +1523,7 @@ function renderPanel() {
   const step = $('#step');
   step.max = v.moves;
   step.value = reviewAt ?? v.moves;
-  $('#step-label').textContent = t('review', reviewAt ?? v.moves, v.moves);
+  $('#step-label').textContent = t('review', reviewAt ?? v.moves, v.moves) + (line ? ` + ${line.moves.length}` : '');
   $('#sgf').href = `/api/games/${gameId}/sgf`;
 }
 
