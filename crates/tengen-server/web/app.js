@@ -553,6 +553,8 @@ function notifyTurn() {
 
 async function review(n) {
   if (!view) return;
+  // A refusal said about another position does not stand here.
+  if (line || reviewAt !== n) say('');
   line = null;
   n = Math.max(0, Math.min(view.moves, n));
   reviewAt = n === view.moves ? null : n;

@@ -118,7 +118,15 @@ async function gameAgainstTheComputer(browser) {
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await stone(page, 'white', 'E5').waitFor();
-  // The commentary names the move on the board: E5 is 天元, a 星, in the 中腹.
+  // The commentary names the move on the board: E5 is 天元, a 星, in the 中腹 (the least
+  // specific names behind "more" when the move has more than three).
+  await page.waitForFunction(() => document.querySelector('#commentary ul.terms'));
+  const shownNames = await page.locator('#commentary li.term').count();
+  check(shownNames >= 1 && shownNames <= 3, `at most three names before "more": ${shownNames}`);
+  if (await page.locator('#more-names').count()) {
+    await page.locator('#more-names').click();
+    await page.waitForFunction(() => document.querySelector('#more-names')?.textContent === 'fewer');
+  }
   await page.waitForFunction(() => {
     const text = document.querySelector('#commentary')?.textContent;
     return /天元/.test(text) && /centre point/.test(text) && /中腹/.test(text);
