@@ -1173,7 +1173,7 @@ const ANALYSIS_SECONDS = 30, TERRITORY_SECONDS = 5;
 
 const positionKey = () => (line ? `${gameId}:${line.at}:${line.moves.join(',')}` : `${gameId}:${reviewAt ?? view?.moves}`);
 
-async function startAnalysis(seconds) {
+async function startAnalysis(seconds, retried) {
   stopAnalysis(true);
   const id = gameId, key = positionKey();
   const body = { game: id, at: line ? line.at : (reviewAt ?? view.moves), seconds };
@@ -1184,7 +1184,13 @@ async function startAnalysis(seconds) {
     first = await api('POST', '/api/analysis', body);
   } catch (e) {
     analysis.key = null;
-    say(refusal(e), true);
+    // The search just stopped may not have ended yet (each address runs two at most): once
+    // more a moment later, then the refusal.
+    if (!retried && /analyses already/.test(e.message)) {
+      setTimeout(() => {
+        if (id === gameId && key === positionKey() && (analysis.wanted || territory) && !analysis.key) startAnalysis(seconds, true);
+      }, 1000);
+    } else say(refusal(e), true);
     return;
   }
   if (id !== gameId || key !== positionKey()) {
