@@ -640,24 +640,7 @@ async fn import(
     let limits = app.limits().sgf;
     let body = body.map_err(|e| body_error(&e, limits.bytes))?;
     app.quotas().new_game(client)?;
-    let (records, _) = tengen_sgf::Record::read_bytes_within(&body, &limits).map_err(|e| match e {
-        tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(format!("{e}: the record was not imported")),
-        e @ tengen_sgf::ReadError::Empty => ApiError::bad_request(e.to_string()),
-        e => ApiError::refused(format!("not an SGF game: {e}")).because("sgf_unreadable"),
-    })?;
-    let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
-    // Under the server's rules (the Chinese rules), whatever the record's RU says; a move that
-    // cannot be replayed refuses the record rather than import a different game.
-    let replay = record
-        .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Stop)
-        .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")).because("sgf_replay"))?;
-    if let Some(problem) = replay.problems.first() {
-        return Err(ApiError::refused(format!(
-            "move {} cannot be replayed under the Chinese rules ({}): the record was not imported",
-            problem.move_number, problem.message
-        ))
-        .because("sgf_replay"));
-    }
+    let (record, replay) = replay_sgf(&body, &limits, Rules::chinese(), ": the record was not imported")?;
     let info = &replay.info;
     let moves = replay.game.moves().len();
     if moves > MAX_MOVES {
@@ -710,6 +693,38 @@ async fn import(
     let state = State::imported(config, replay.game, created);
     app.create(&stored, &state, client).await?;
     Ok((StatusCode::CREATED, Json(View::of(&id, &state, now_ms()))).into_response())
+}
+
+/// The first game of an SGF file, replayed under `rules` (their komi unless the record gives
+/// one), whatever the record's `RU` says: a move that cannot be replayed refuses the record
+/// rather than give a different game. `suffix` ends the sentences of the refusals.
+///
+/// # Errors
+/// 413 past the limits, 400 without a game tree, 422 for a record that does not read
+/// (`sgf_unreadable`) or replay (`sgf_replay`).
+pub(crate) fn replay_sgf(
+    bytes: &[u8],
+    limits: &tengen_sgf::Limits,
+    rules: Rules,
+    suffix: &str,
+) -> Result<(tengen_sgf::Record, tengen_sgf::Replay), ApiError> {
+    let (records, _) = tengen_sgf::Record::read_bytes_within(bytes, limits).map_err(|e| match e {
+        tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(format!("{e}{suffix}")),
+        e @ tengen_sgf::ReadError::Empty => ApiError::bad_request(e.to_string()),
+        e => ApiError::refused(format!("not an SGF game: {e}")).because("sgf_unreadable"),
+    })?;
+    let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
+    let replay = record
+        .replay_under(rules, tengen_sgf::IllegalMoves::Stop)
+        .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")).because("sgf_replay"))?;
+    if let Some(problem) = replay.problems.first() {
+        return Err(ApiError::refused(format!(
+            "move {} cannot be replayed under the Chinese rules ({}){suffix}",
+            problem.move_number, problem.message
+        ))
+        .because("sgf_replay"));
+    }
+    Ok((record, replay))
 }
 
 /// An SGF file: a game tree starts with `(;`.
@@ -1007,19 +1022,20 @@ pub(crate) fn websocket(
     ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))
 }
 
-/// A watcher's place: its channel and its count, given back however the socket ends (or
-/// when the upgrade never happens).
-struct Watching {
-    app: AppState,
-    client: Client,
-    id: String,
-    changes: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<str>>>,
+/// A watcher's place: what it holds (a game's channel, an analysis's count) and its count
+/// of the client's watchers, given back however the socket ends (or when the upgrade never
+/// happens).
+pub(crate) struct Watching<T> {
+    pub(crate) app: AppState,
+    pub(crate) client: Client,
+    pub(crate) id: String,
+    pub(crate) held: Option<T>,
 }
 
-impl Drop for Watching {
+impl<T> Drop for Watching<T> {
     fn drop(&mut self) {
-        // The receiver first, so that the channel is seen unwatched.
-        drop(self.changes.take());
+        // What it holds first, so that a game's channel is seen unwatched.
+        drop(self.held.take());
         self.app.watcher_closes(self.client, &self.id);
     }
 }
@@ -1043,7 +1059,7 @@ async fn live(
     app.watcher_opens(client)?;
     // Subscribe, then read: a change between the two reaches the watcher twice (the second
     // view is whole anyway), never zero times.
-    let mut watching = Watching { changes: Some(app.subscribe(&id)), app: app.clone(), client, id: id.clone() };
+    let mut watching = Watching { held: Some(app.subscribe(&id)), app: app.clone(), client, id: id.clone() };
     let (_, state) = app.load(&id).await?;
     let first = serde_json::to_string(&View::of(&id, &state, now_ms())).map_err(|e| ApiError::internal(&e))?;
     Ok(ws
@@ -1051,7 +1067,7 @@ async fn live(
         .max_frame_size(WATCHER_MESSAGE)
         .read_buffer_size(WATCHER_MESSAGE)
         .on_upgrade(move |socket| async move {
-            if let Some(changes) = watching.changes.as_mut() {
+            if let Some(changes) = watching.held.as_mut() {
                 watch(socket, first, changes).await;
             }
         }))

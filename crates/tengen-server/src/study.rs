@@ -73,7 +73,8 @@ pub(crate) struct AnalysisRequest {
     /// Moves played after that position (a variation), colours alternating.
     #[schema(max_items = 1200)]
     then: Option<Vec<String>>,
-    /// An SGF record, read as an import reads it.
+    /// An SGF record, read as an import reads it (a game tree starts with `(;`).
+    #[schema(pattern = "\\(\\s*;")]
     sgf: Option<String>,
     /// Board size of an empty board, 2 to 25 (19).
     #[schema(minimum = 2, maximum = 25)]
@@ -130,23 +131,8 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
         }
         position_at(&state.game, req.at)?
     } else if let Some(sgf) = &req.sgf {
-        let (records, _) =
-            tengen_sgf::Record::read_bytes_within(sgf.as_bytes(), &app.limits().sgf).map_err(|e| match e {
-                tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(e.to_string()),
-                e => ApiError::refused(format!("not an SGF game: {e}")).because("sgf_unreadable"),
-            })?;
-        let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the SGF holds no game"))?;
         let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
-        let mut replay = record
-            .replay_under(rules, tengen_sgf::IllegalMoves::Stop)
-            .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")).because("sgf_replay"))?;
-        if let Some(problem) = replay.problems.first() {
-            return Err(ApiError::refused(format!(
-                "move {} cannot be replayed under the Chinese rules ({})",
-                problem.move_number, problem.message
-            ))
-            .because("sgf_replay"));
-        }
+        let (_, mut replay) = crate::api::replay_sgf(sgf.as_bytes(), &app.limits().sgf, rules, "")?;
         if let Some(komi) = komi {
             // The request's komi over the record's.
             let rules = Rules { komi, ..*replay.game.rules() };
@@ -224,20 +210,6 @@ pub(crate) async fn analysis_stop(
     snapshot(&running)
 }
 
-/// A watcher's count, given back however the socket ends.
-struct AnalysisWatcher {
-    app: AppState,
-    client: Client,
-    id: String,
-    _watching: crate::analysis::WatchGuard,
-}
-
-impl Drop for AnalysisWatcher {
-    fn drop(&mut self) {
-        self.app.watcher_closes(self.client, &self.id);
-    }
-}
-
 /// The analysis live: a WebSocket that receives the latest snapshot now and each new one
 /// (about four a second), and closes after the last (`done`).
 #[utoipa::path(get, path = "/api/analysis/{id}/live", params(("id" = String, Path)),
@@ -255,7 +227,7 @@ pub(crate) async fn analysis_live(
     let ws = crate::api::websocket(&app, &headers, ws)?;
     let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
     app.watcher_opens(client)?;
-    let watcher = AnalysisWatcher { app: app.clone(), client, id, _watching: running.watched() };
+    let watcher = crate::api::Watching { app: app.clone(), client, id, held: Some(running.watched()) };
     Ok(ws.max_message_size(1024).max_frame_size(1024).on_upgrade(move |socket| async move {
         follow(socket, &running).await;
         drop(watcher);
