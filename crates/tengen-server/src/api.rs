@@ -606,7 +606,7 @@ async fn create(
     app.quotas().new_game(client)?;
     if computer == Some(Color::Black) {
         // The computer moves (or places its stones) first.
-        app.computer_room(client)?;
+        app.computer_room(client).await?;
     }
     let id = random_token(8);
     let token = random_token(16);
@@ -1292,10 +1292,15 @@ async fn by_seat(
 ) -> Result<Json<View>, ApiError> {
     let token = bearer(headers).map(str::to_owned);
     let wakes_computer = matches!(action, Action::Move { .. } | Action::Handicap { .. } | Action::Resume);
+    // Whether the client has room for more of the computer's work, asked before the game's
+    // lock (with shared moves it is a query): it matters only in a game against the computer.
+    let no_room = if wakes_computer { app.computer_room(client).await.err() } else { None };
     let state = app
         .act_as(id, client, token.as_deref(), action, |state, color| {
-            if wakes_computer && state.config.computer.is_some() {
-                app.computer_room(client)?;
+            if state.config.computer.is_some()
+                && let Some(refusal) = no_room
+            {
+                return Err(refusal);
             }
             check(state, color)
         })

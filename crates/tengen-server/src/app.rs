@@ -54,6 +54,10 @@ pub struct Settings {
     /// Review workers this server runs ([`crate::reviews::Worker`]); 0 leaves the reviews to
     /// other servers and `tengen worker` processes on the database.
     pub review_workers: usize,
+    /// The computer's work goes through the database (`computer_jobs`), shared with the other
+    /// servers and `tengen worker` processes on it, instead of this process's queue; this
+    /// server then works on `searches` jobs at once itself (0: none).
+    pub shared_moves: bool,
 }
 
 impl std::fmt::Debug for Settings {
@@ -64,6 +68,7 @@ impl std::fmt::Debug for Settings {
             .field("network", &self.network.as_ref().map(|n| &n.model().name))
             .field("limits", &self.limits)
             .field("review_workers", &self.review_workers)
+            .field("shared_moves", &self.shared_moves)
             .finish()
     }
 }
@@ -76,6 +81,7 @@ impl Default for Settings {
             network: None,
             limits: Limits::default(),
             review_workers: 1,
+            shared_moves: false,
         }
     }
 }
@@ -213,8 +219,12 @@ impl AppState {
     ///
     /// # Errors
     /// 429 with `Retry-After`.
-    pub fn computer_room(&self, client: Client) -> Result<(), ApiError> {
-        let held = lock(&self.0.queue).held_by(client);
+    pub async fn computer_room(&self, client: Client) -> Result<(), ApiError> {
+        let held = if self.0.settings.shared_moves {
+            self.0.store.computer_jobs_of(&client.0.to_string()).await?
+        } else {
+            lock(&self.0.queue).held_by(client)
+        };
         let max = self.limits().computer_moves;
         if held >= max {
             let wait = self.0.settings.max_think.as_secs().max(1);
@@ -478,6 +488,15 @@ impl AppState {
                 && (if state.placing { c == Color::Black } else { state.game.to_move() == c })
         });
         let propose = state.game.phase() == Phase::Counting && !state.proposed;
+        if (computer_turn || propose) && self.0.settings.shared_moves {
+            let (app, id, events) = (self.clone(), id.to_owned(), state.events as i64);
+            tokio::spawn(async move {
+                if let Err(e) = app.0.store.queue_computer(&id, events, &client.0.to_string(), now_ms()).await {
+                    tracing::warn!("game {id}: queueing the computer's work: {e}");
+                }
+            });
+            return;
+        }
         if (computer_turn || propose) && lock(&self.0.busy).insert(id.to_owned()) {
             lock(&self.0.queue).push(Job { id: id.to_owned(), events: state.events, client });
             self.pump();
@@ -503,6 +522,78 @@ impl AppState {
                 }
                 app.pump();
             });
+        }
+    }
+
+    /// Works on the computer's jobs of the database ([`Settings::shared_moves`]) one at a
+    /// time, for ever: claims one under a lease of `lease` (renewed while the search runs),
+    /// searches, appends the result if the game has not changed meanwhile, and takes the next.
+    /// A worker that dies stops renewing; once its lease has run out another takes the job,
+    /// and the game's log refuses a second result for one state.
+    /// `serving`: this process serves the games' watchers and clocks (a server), which it
+    /// then tells of the result; a `tengen worker` leaves that to the servers, told by the
+    /// database.
+    pub async fn work_computer_jobs(self, lease: Duration, serving: bool) {
+        let owner = format!("{}/{:016x}", self.0.store.instance(), rand::random::<u64>());
+        loop {
+            match self.computer_job(&owner, lease, serving).await {
+                Ok(true) => {}
+                Ok(false) => tokio::time::sleep(Duration::from_millis(100)).await,
+                Err(e) => {
+                    tracing::warn!("the computer's jobs: {}", e.detail);
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+        }
+    }
+
+    /// One job of [`AppState::work_computer_jobs`]; `false` when none waits.
+    async fn computer_job(&self, owner: &str, lease: Duration, serving: bool) -> Result<bool, ApiError> {
+        let lease_ms = lease.as_millis() as i64;
+        let now = now_ms();
+        let Some((id, events, client)) = self.0.store.claim_computer(owner, now, now + lease_ms).await? else {
+            return Ok(false);
+        };
+        tracing::info!(game = %id, events, owner, "computer job claimed");
+        let renewing = {
+            let (store, id, owner) = (self.0.store.clone(), id.clone(), owner.to_owned());
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(lease / 3).await;
+                    match store.renew_computer(&id, &owner, now_ms() + lease_ms).await {
+                        Ok(true) => {}
+                        Ok(false) => return,
+                        Err(e) => tracing::warn!("game {id}: renewing the computer's job: {e}"),
+                    }
+                }
+            })
+        };
+        let outcome = self.follow_up(&id, usize::try_from(events).unwrap_or(usize::MAX)).await;
+        renewing.abort();
+        self.0.store.finish_computer(&id, events).await?;
+        let client = client.parse().map_or(Client::SERVER, Client);
+        match outcome {
+            Ok(Some(state)) => {
+                tracing::info!(game = %id, events, owner, "computer job finished");
+                if serving {
+                    self.changed(&id, &state, client);
+                } else {
+                    self.schedule(&id, &state, client);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!("game {id}: the server's move failed: {}", e.detail),
+        }
+        Ok(true)
+    }
+
+    /// Starts this process's workers on the computer's shared jobs
+    /// ([`Settings::shared_moves`]): `searches` of them ([`AppState::work_computer_jobs`]).
+    pub fn start_computer_workers(&self, lease: Duration, serving: bool) {
+        if self.0.settings.shared_moves {
+            for _ in 0..self.0.settings.searches {
+                tokio::spawn(self.clone().work_computer_jobs(lease, serving));
+            }
         }
     }
 

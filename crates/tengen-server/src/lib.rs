@@ -46,6 +46,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
     let resumed = state.resume_all().await.map_err(|e| e.detail)?;
     state.listen_for_other_servers().await?;
     state.start_review_workers();
+    state.start_computer_workers(crate::reviews::LEASE, true);
     let clocks = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(100));

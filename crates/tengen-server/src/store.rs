@@ -635,6 +635,100 @@ impl Store {
         Ok(())
     }
 
+    /// Queues the computer's work on game `id` for its state after `events` events, as
+    /// `client`'s: a job for an older state of the game is replaced (and its claim dropped),
+    /// one for the same or a newer state is kept.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn queue_computer(&self, id: &str, events: i64, client: &str, now_ms: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO computer_jobs (game_id, events, client, queued_ms, lease_owner, lease_until_ms) \
+             VALUES ($1, $2, $3, $4, NULL, 0) ON CONFLICT (game_id) DO UPDATE SET events = excluded.events, \
+             client = excluded.client, queued_ms = excluded.queued_ms, lease_owner = NULL, lease_until_ms = 0 \
+             WHERE computer_jobs.events < excluded.events",
+        )
+        .bind(id)
+        .bind(events)
+        .bind(client)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Worker `owner` claims the computer's next job until `lease_until_ms`: one nobody holds
+    /// (or whose lease ran out), of the client with the fewest jobs being worked on, oldest
+    /// first. `(game id, events, client)`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn claim_computer(
+        &self,
+        owner: &str,
+        now_ms: i64,
+        lease_until_ms: i64,
+    ) -> Result<Option<(String, i64, String)>, StoreError> {
+        let lock = if self.backend == Backend::Postgres { " FOR UPDATE SKIP LOCKED" } else { "" };
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE computer_jobs SET lease_owner = $1, lease_until_ms = $3 WHERE game_id = (SELECT game_id \
+             FROM computer_jobs AS j WHERE j.lease_until_ms < $2 ORDER BY (SELECT COUNT(*) FROM computer_jobs AS o \
+             WHERE o.client = j.client AND o.lease_until_ms >= $2), j.queued_ms, j.game_id LIMIT 1{lock}) \
+             AND lease_until_ms < $2 RETURNING game_id, events, client"
+        )))
+        .bind(owner)
+        .bind(now_ms)
+        .bind(lease_until_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok((r.try_get("game_id")?, r.try_get("events")?, r.try_get("client")?))).transpose()
+    }
+
+    /// Worker `owner` still works on the computer's job of game `id`: its lease runs to
+    /// `lease_until_ms`. `false` when the job is gone or another's.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn renew_computer(&self, id: &str, owner: &str, lease_until_ms: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE computer_jobs SET lease_until_ms = $3 WHERE game_id = $1 AND lease_owner = $2")
+            .bind(id)
+            .bind(owner)
+            .bind(lease_until_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The computer's job of game `id` for its state after `events` events is over (done, or
+    /// made pointless by a change of the game); a job queued since for a newer state stays.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn finish_computer(&self, id: &str, events: i64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM computer_jobs WHERE game_id = $1 AND events = $2")
+            .bind(id)
+            .bind(events)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The computer's jobs of `client`, waiting or being worked on: those for their game's
+    /// state now (one whose result is already in the log, about to be removed, is not).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn computer_jobs_of(&self, client: &str) -> Result<usize, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM computer_jobs AS j JOIN games AS g ON g.id = j.game_id \
+             WHERE j.client = $1 AND g.events = j.events",
+        )
+        .bind(client)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(usize::try_from(row.try_get::<i64, _>("n")?).unwrap_or(usize::MAX))
+    }
+
     /// Whether the database answers a trivial query.
     ///
     /// # Errors

@@ -8,6 +8,7 @@ use axum::http::{Request, StatusCode};
 use common::{call, wait_for};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
+use tengen_server::guard::Limits;
 use tengen_server::{AppState, Settings, Store};
 
 mod common;
@@ -83,6 +84,7 @@ on_both_databases!(
     the_computer_judges_the_marking_it_is_asked_to_accept,
     reviews_are_queued_worked_once_and_served,
     review_leases_run_out_and_pass_to_another_worker,
+    the_computers_moves_go_through_the_database_when_shared,
 );
 
 async fn state(db: &str) -> AppState {
@@ -92,6 +94,7 @@ async fn state(db: &str) -> AppState {
         network: None,
         limits: common::roomy(),
         review_workers: 0,
+        shared_moves: false,
     };
     AppState::new(Store::open(db).await.unwrap(), settings)
 }
@@ -255,6 +258,41 @@ async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
         let detail = v["detail"].as_str().unwrap();
         assert!(detail.contains(says), "{body}: {v}");
         assert!(!detail.contains("Some(") && !detail.contains(" { "), "a sentence, not debug output: {detail}");
+    }
+}
+
+async fn the_computers_moves_go_through_the_database_when_shared(db: &str) {
+    let settings = Settings {
+        searches: 1,
+        max_think: Duration::from_millis(200),
+        network: None,
+        limits: Limits { computer_moves: 1, ..common::roomy() },
+        review_workers: 0,
+        shared_moves: true,
+    };
+    let app = AppState::new(Store::open(db).await.unwrap(), settings);
+    // No worker yet: the computer's opening waits in the database.
+    let (_, created) = create(&app, json!({"size": 9, "color": "white", "opponent": {"computer": {"level": 1}}})).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let queued = Instant::now();
+    while app.store().computer_jobs_of("127.0.0.1").await.unwrap() != 1 {
+        assert!(queued.elapsed() < Duration::from_secs(5), "the opening was not queued");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The client's share of the computer's work counts the shared jobs.
+    let (s, v) = create(&app, json!({"size": 9, "color": "white", "opponent": {"computer": {"level": 1}}})).await;
+    assert_eq!((s, v["error"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("too_many_requests")), "{v}");
+    app.start_computer_workers(Duration::from_secs(2), true);
+    let view = wait_for(&app, &id, |v| v["moves"] == 1).await;
+    assert_eq!(view["history"][0]["color"], "black");
+    assert_eq!(play(&app, &id, &token, "C3", 2).await.0, StatusCode::OK);
+    wait_for(&app, &id, |v| v["moves"] == 3 && v["to_move"] == "white").await;
+    // Done jobs leave nothing behind.
+    let started = Instant::now();
+    while app.store().computer_jobs_of("127.0.0.1").await.unwrap() > 0 {
+        assert!(started.elapsed() < Duration::from_secs(5), "a job stayed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 

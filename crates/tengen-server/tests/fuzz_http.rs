@@ -136,7 +136,7 @@ proptest! {
         runtime.block_on(async {
             // Rate limits far away: this test is of answers, not of quotas.
             let limits = common::roomy();
-            let settings = Settings { searches: 1, max_think: Duration::from_millis(20), network: None, limits, review_workers: 0 };
+            let settings = Settings { searches: 1, max_think: Duration::from_millis(20), network: None, limits, review_workers: 0, shared_moves: false };
             let app = AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings);
             let body = json!({"size": 5, "opponent": "friend", "color": "black"});
             let (_, created) = send(&app, true, "/api/games", None, &Payload::Json(body)).await;

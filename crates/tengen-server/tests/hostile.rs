@@ -15,8 +15,14 @@ use tower::ServiceExt;
 mod common;
 
 async fn server(limits: Limits) -> AppState {
-    let settings =
-        Settings { searches: 1, max_think: Duration::from_millis(50), network: None, limits, review_workers: 0 };
+    let settings = Settings {
+        searches: 1,
+        max_think: Duration::from_millis(50),
+        network: None,
+        limits,
+        review_workers: 0,
+        shared_moves: false,
+    };
     AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings)
 }
 

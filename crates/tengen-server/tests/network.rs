@@ -32,6 +32,7 @@ async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
         network: Some(Arc::clone(&network)),
         limits: common::roomy(),
         review_workers: 0,
+        shared_moves: false,
     };
     (AppState::new(Store::open(&db).await.unwrap(), settings), network)
 }

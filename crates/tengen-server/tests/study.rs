@@ -13,8 +13,14 @@ use tengen_server::guard::Limits;
 use tengen_server::{AppState, Settings, Store};
 
 async fn server(limits: Limits) -> AppState {
-    let settings =
-        Settings { searches: 2, max_think: Duration::from_millis(200), network: None, limits, review_workers: 0 };
+    let settings = Settings {
+        searches: 2,
+        max_think: Duration::from_millis(200),
+        network: None,
+        limits,
+        review_workers: 0,
+        shared_moves: false,
+    };
     AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings)
 }
 

@@ -17,9 +17,15 @@ pub struct ServeArgs {
     #[arg(long, default_value = "sqlite://tengen.db")]
     db: String,
     /// Computer searches running at once; more games wait their turn. By default one fewer
-    /// than the machine's cores (at least one): a core stays free to answer requests.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    /// than the machine's cores (at least one): a core stays free to answer requests. With
+    /// `--shared-moves`, 0 leaves the computer's moves to the other servers and workers.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=256))]
     searches: Option<u16>,
+    /// The computer's moves (and proposals of dead stones) go through the database, shared
+    /// with the other servers and the `tengen worker` processes on it, instead of this
+    /// server's own queue (for PostgreSQL shared by several machines).
+    #[arg(long)]
+    shared_moves: bool,
     /// The longest the computer thinks about one move, in seconds.
     #[arg(long, default_value_t = 5.0)]
     max_think: f64,
@@ -160,7 +166,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             analysis_seconds: args.analysis_seconds,
         },
         review_workers: usize::from(args.review_workers),
+        shared_moves: args.shared_moves,
     };
+    if settings.searches == 0 && !settings.shared_moves {
+        anyhow::bail!("--searches 0 needs --shared-moves: else nobody would search the computer's moves");
+    }
     install_log(args.log_format);
     // Few blocking threads (the computer's searches, the reviews, the analyses, the
     // commentary): each

@@ -1,5 +1,6 @@
-//! `tengen worker`: review jobs from a database shared with `tengen serve` nodes, on a machine
-//! of its own, without HTTP ([`tengen_server::reviews::Worker`]).
+//! `tengen worker`: review jobs and the computer's moves from a database shared with `tengen
+//! serve` nodes, on a machine of its own, without HTTP ([`tengen_server::reviews::Worker`],
+//! [`tengen_server::AppState::work_computer_jobs`]).
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -14,8 +15,15 @@ pub struct WorkerArgs {
     #[arg(long)]
     db: String,
     /// Review jobs worked on at once.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=64))]
     workers: u16,
+    /// The computer's moves searched at once, for the servers that share them
+    /// (`tengen serve --shared-moves`); 0: none.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=64))]
+    moves: u16,
+    /// The longest the computer thinks about one move, in seconds (as the servers' `--max-think`).
+    #[arg(long, default_value_t = 5.0)]
+    max_think: f64,
     /// A KataGo network (`.bin.gz`): this worker also takes the jobs that ask its visits (the
     /// servers must load the same network).
     #[arg(long)]
@@ -33,21 +41,38 @@ pub struct WorkerArgs {
 pub fn run(args: &WorkerArgs) -> Result<()> {
     let network = args.model.as_deref().map(crate::network::load).transpose()?;
     install_log(args.log_format);
-    let workers = usize::from(args.workers);
+    let (workers, moves) = (usize::from(args.workers), usize::from(args.moves));
+    if workers + moves == 0 {
+        anyhow::bail!("--workers 0 and --moves 0: nothing to work on");
+    }
+    if !(args.max_think.is_finite() && args.max_think > 0.0 && args.max_think <= 600.0) {
+        anyhow::bail!("--max-think must be more than 0 and at most 600 seconds");
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(workers + 1)
+        .max_blocking_threads(workers + moves + 1)
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
         let store =
             tengen_server::Store::open(&args.db).await.with_context(|| format!("opening the database {}", args.db))?;
+        let lease = std::time::Duration::from_secs(args.lease);
         for _ in 0..workers {
-            let worker = tengen_server::reviews::Worker::new(store.clone(), network.clone())
-                .with_lease(std::time::Duration::from_secs(args.lease));
+            let worker = tengen_server::reviews::Worker::new(store.clone(), network.clone()).with_lease(lease);
             tokio::spawn(worker.run());
         }
-        println!("tengen worker: {workers} review workers on {}", args.db);
+        // The computer's moves: the server's own logic, without its HTTP side.
+        let settings = tengen_server::Settings {
+            searches: moves,
+            max_think: std::time::Duration::from_secs_f64(args.max_think),
+            network: network.clone(),
+            review_workers: 0,
+            shared_moves: true,
+            ..tengen_server::Settings::default()
+        };
+        let app = tengen_server::AppState::new(store, settings);
+        app.start_computer_workers(lease, false);
+        println!("tengen worker: {workers} review workers, {moves} for the computer's moves on {}", args.db);
         tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")?;
         Ok(())
     })
