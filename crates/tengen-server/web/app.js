@@ -551,6 +551,10 @@ function notifyTurn() {
   }
 }
 
+// The position asked last: answers to earlier requests that come after it are dropped (keys
+// pressed quickly ask several positions at once).
+let asked = 0;
+
 async function review(n) {
   if (!view) return;
   // A refusal said about another position does not stand here.
@@ -558,7 +562,10 @@ async function review(n) {
   line = null;
   n = Math.max(0, Math.min(view.moves, n));
   reviewAt = n === view.moves ? null : n;
-  shown = reviewAt === null ? view : await api('GET', `/api/games/${gameId}?at=${n}`);
+  const ask = ++asked;
+  const position = reviewAt === null ? view : await api('GET', `/api/games/${gameId}?at=${n}`);
+  if (ask !== asked) return;
+  shown = position;
   render();
 }
 
@@ -605,6 +612,7 @@ function playAt(vertex) {
     if (!myTurnLive()) return review(view.moves);
     reviewAt = null;
     shown = view;
+    asked++;
   }
   if (!myTurn()) return say(view.phase === 'playing' ? t('to_move', colorName(view.to_move)) : t(view.phase), true);
   return act('move', { move: vertex, number: view.moves + 1 });
@@ -1056,10 +1064,10 @@ function treeLines() {
 
 async function goTo(at, moves) {
   if (!moves.length) return review(at);
-  const id = gameId;
+  const id = gameId, ask = ++asked;
   try {
     const v = await api('GET', `/api/games/${id}?at=${at}&then=${encodeURIComponent(moves.join(','))}`);
-    if (id !== gameId) return;
+    if (id !== gameId || ask !== asked) return;
     treeNode(at, moves, true);
     line = { at, moves };
     reviewAt = at === view.moves ? null : at;
