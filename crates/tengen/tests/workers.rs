@@ -56,9 +56,11 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
-fn worker(db: &str, log: &Path) -> Child {
+/// A `tengen worker` on `db` with a lease of 2 s and the options `more`, its log in `log`.
+fn worker(db: &str, log: &Path, more: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["worker", "--db", db, "--lease", "2"])
+        .args(more)
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(log).unwrap())
@@ -118,8 +120,8 @@ fn ten_reviews_two_workers_one_killed_each_done_once() {
     }
 
     let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
-    let mut a = worker(&db, &log_a);
-    let mut b = worker(&db, &log_b);
+    let mut a = worker(&db, &log_a, &[]);
+    let mut b = worker(&db, &log_b, &[]);
     // Kill a while it holds a job it has not finished.
     let started = Instant::now();
     loop {
@@ -172,16 +174,6 @@ fn ten_reviews_two_workers_one_killed_each_done_once() {
     admin(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
 }
 
-fn move_worker(db: &str, log: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["worker", "--db", db, "--workers", "0", "--moves", "1", "--lease", "2", "--max-think", "1"])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap()
-}
-
 /// The (game, events) of the computer's jobs a worker's log says it claimed or finished.
 fn jobs(log: &Path, what: &str) -> Vec<(String, String)> {
     std::fs::read_to_string(log)
@@ -214,8 +206,9 @@ fn the_computers_moves_two_workers_one_killed_each_move_once() {
     let addr =
         line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}")).to_owned();
     let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
-    let mut a = move_worker(&db, &log_a);
-    let mut b = move_worker(&db, &log_b);
+    let moves = ["--workers", "0", "--moves", "1", "--max-think", "1"];
+    let mut a = worker(&db, &log_a, &moves);
+    let mut b = worker(&db, &log_b, &moves);
 
     // Four 9×9 games against the computer (level 6: it thinks a while), the player White: the
     // computer opens, then answers each of the player's three moves.
