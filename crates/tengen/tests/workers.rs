@@ -56,6 +56,24 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
+/// A `tengen serve` on `db` without review workers, roomy rate limits and the options `more`:
+/// the process and its address.
+fn serve(db: &str, more: &[&str]) -> (Child, String) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--review-workers", "0"])
+        .args(["--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"])
+        .args(more)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut line).unwrap();
+    let addr =
+        line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}")).to_owned();
+    (server, addr)
+}
+
 /// A `tengen worker` on `db` with a lease of 2 s and the options `more`, its log in `log`.
 fn worker(db: &str, log: &Path, more: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_tengen"))
@@ -84,17 +102,7 @@ fn ten_reviews_two_workers_one_killed_each_done_once() {
     let dir = std::env::temp_dir().join(format!("tengen-workers-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--review-workers", "0"])
-        .args(["--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut line).unwrap();
-    let addr =
-        line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}")).to_owned();
+    let (mut server, addr) = serve(&db, &[]);
 
     // Ten finished 9×9 games of the project's records, imported, each asked for its review.
     let records = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/records/9x9-gnugo-level10");
@@ -194,17 +202,7 @@ fn the_computers_moves_two_workers_one_killed_each_move_once() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     // The server searches none of the computer's moves itself: the workers do.
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--review-workers", "0", "--shared-moves"])
-        .args(["--searches", "0", "--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut line).unwrap();
-    let addr =
-        line.split("http://").nth(1).and_then(|s| s.split('/').next()).unwrap_or_else(|| panic!("{line}")).to_owned();
+    let (mut server, addr) = serve(&db, &["--shared-moves", "--searches", "0"]);
     let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
     let moves = ["--workers", "0", "--moves", "1", "--max-think", "1"];
     let mut a = worker(&db, &log_a, &moves);
