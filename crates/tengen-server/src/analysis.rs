@@ -158,7 +158,7 @@ fn round(x: f32, scale: f32) -> f32 {
 /// One analysis, running or finished.
 pub struct Running {
     client: Client,
-    stop: Arc<AtomicBool>,
+    stop: AtomicBool,
     /// The latest snapshot, as JSON, and whether it is the last.
     latest: watch::Sender<(Arc<str>, bool)>,
     finished: Mutex<Option<Instant>>,
@@ -191,6 +191,12 @@ impl Running {
     #[must_use]
     pub fn is_running(&self) -> bool {
         lock(&self.finished).is_none()
+    }
+
+    /// Whether it counts against the limits: running and not asked to stop (a search asked
+    /// to stop ends within one interval).
+    fn counts(&self) -> bool {
+        self.is_running() && !self.stop.load(Ordering::Relaxed)
     }
 
     /// A watcher has connected; its guard counts it until dropped.
@@ -232,11 +238,11 @@ impl Analyses {
         lock(&self.table).get(id).cloned()
     }
 
-    /// Running analyses: (of `client`, in all).
+    /// Running analyses not asked to stop: (of `client`, in all).
     fn running(table: &HashMap<String, Arc<Running>>, client: Client) -> (usize, usize) {
         table
             .values()
-            .filter(|r| r.is_running())
+            .filter(|r| r.counts())
             .fold((0, 0), |(mine, all), r| (mine + usize::from(r.client == client), all + 1))
     }
 
@@ -280,7 +286,7 @@ impl Analyses {
         network: Option<Arc<CachedModel>>,
         limits: &Limits,
     ) -> Result<(String, Arc<Running>), ApiError> {
-        let id = crate::api::random_id();
+        let id = crate::api::random_token(8);
         let engine =
             network.as_ref().map_or_else(|| crate::reviews::PLAYOUTS.to_owned(), |n| crate::reviews::network_engine(n));
         let first = serde_json::to_string(&Snapshot::empty(&id, &engine, &position.game, position.seconds))
@@ -306,7 +312,7 @@ impl Analyses {
             }
             let running = Arc::new(Running {
                 client,
-                stop: Arc::new(AtomicBool::new(false)),
+                stop: AtomicBool::new(false),
                 latest: watch::Sender::new((Arc::from(first), false)),
                 finished: Mutex::new(None),
                 watchers: AtomicUsize::new(0),
@@ -344,17 +350,15 @@ fn search(id: &str, engine_name: &str, running: &Running, position: Position, ne
     };
     let started = Instant::now();
     let limit = Duration::from_secs(u64::from(seconds));
-    let mut last = None;
-    let publish = |a: &Analysis, done: bool| {
-        let mut snapshot = Snapshot::of(id, engine_name, &game, color, a, started.elapsed(), seconds);
-        snapshot.done = done;
-        if let Ok(json) = serde_json::to_string(&snapshot) {
-            running.latest.send_replace((Arc::from(json), done));
+    let publish = |snapshot: &Snapshot| {
+        if let Ok(json) = serde_json::to_string(snapshot) {
+            running.latest.send_replace((Arc::from(json), snapshot.done));
         }
     };
+    let mut last = Snapshot::empty(id, engine_name, &game, seconds);
     let analysed = engine.analyze(&game, color, INTERVAL, &running.stop, &mut |a| {
-        publish(a, false);
-        last = Some(a.clone());
+        last = Snapshot::of(id, engine_name, &game, color, a, started.elapsed(), seconds);
+        publish(&last);
         let unwatched = running.watchers.load(Ordering::Relaxed) == 0 && lock(&running.seen).elapsed() >= UNWATCHED;
         if started.elapsed() >= limit || unwatched {
             running.stop.store(true, Ordering::Relaxed);
@@ -363,6 +367,9 @@ fn search(id: &str, engine_name: &str, running: &Running, position: Position, ne
     if !analysed {
         tracing::warn!("analysis {id}: the engine cannot analyse this position");
     }
-    publish(&last.unwrap_or_default(), true);
+    // The last snapshot again, as the last.
+    last.done = true;
+    last.elapsed_ms = started.elapsed().as_millis() as u64;
+    publish(&last);
     *lock(&running.finished) = Some(Instant::now());
 }

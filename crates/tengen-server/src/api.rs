@@ -97,7 +97,7 @@ async fn readyz(AxumState(app): AxumState<AppState>) -> Result<&'static str, Api
 #[utoipa::path(get, path = "/metrics", responses((status = 200, body = String, content_type = "text/plain")))]
 async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiError> {
     let in_play = app.store().unfinished_count().await?;
-    let (waiting, running) = app.computer_queue();
+    let (waiting, running) = app.computer_queue().await?;
     let gauges = [
         ("tengen_games_in_play", "Games not finished.", in_play as u64),
         ("tengen_computer_moves_waiting", "The computer's moves and proposals waiting.", waiting as u64),
@@ -385,11 +385,16 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
         let Path(id) = Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::bad_request(format!("invalid game id in the path: {}", e.body_text())))?;
-        if id.is_empty() || id.len() > ID_CHARS || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        if !could_be_id(&id) {
             return Err(ApiError::not_found(&id));
         }
         Ok(GameId(id))
     }
+}
+
+/// Whether `id` could name a game (or an analysis): 1 to [`ID_CHARS`] letters and digits.
+pub(crate) fn could_be_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= ID_CHARS && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 async fn no_route(uri: axum::http::Uri) -> ApiError {
@@ -404,12 +409,8 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
 }
 
-/// A random analysis id (8 bytes, in hex).
-pub(crate) fn random_id() -> String {
-    random_token(8)
-}
-
-fn random_token(bytes: usize) -> String {
+/// `bytes` random bytes, in hex: ids (8) and seat tokens (16).
+pub(crate) fn random_token(bytes: usize) -> String {
     let mut rng = rand::rng();
     (0..bytes).map(|_| format!("{:02x}", rng.random::<u8>())).collect()
 }
@@ -746,33 +747,28 @@ async fn read(
     Query(q): Query<std::collections::HashMap<String, String>>,
 ) -> Result<Json<View>, ApiError> {
     let (stored, mut state) = app.load(&id).await?;
-    let studied = stored.config.imported || crate::view::phase_of(&state) == "ended";
-    if let Some(at) = q.get("at") {
+    let at = match q.get("at") {
+        None => None,
         // A number of any length is a move number: past the game's moves, whatever its size.
-        let at: usize = match at.parse() {
+        Some(at) => Some(match at.parse() {
             Ok(at) => at,
             Err(_) if !at.is_empty() && at.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
             Err(_) => return Err(ApiError::bad_request(format!("at: a move number, not {at:?}"))),
-        };
-        if at > state.game.moves().len() {
-            return Err(ApiError::refused(format!("at: the game has {} moves", state.game.moves().len())));
-        }
-        // The position after `at` moves, without the counting phase's marks.
-        state.game = state.game.truncated(at);
+        }),
+    };
+    let then = q.get("then").filter(|t| !t.trim().is_empty());
+    if then.is_some() && !crate::study::studied(&stored, &state) {
+        return Err(ApiError::in_conflict("the game is still in play: variations are played once it has ended")
+            .because("in_play"));
+    }
+    if at.is_some() || then.is_some() {
+        // The position after `at` moves (the last without it), without the counting phase's
+        // marks; a variation plays on from there.
+        state.game = crate::study::position_at(&state.game, at)?;
         state.dead.clear();
         state.undo_request = None;
     }
-    if let Some(then) = q.get("then").filter(|t| !t.trim().is_empty()) {
-        if !studied {
-            return Err(ApiError::in_conflict("the game is still in play: variations are played once it has ended")
-                .because("in_play"));
-        }
-        if !q.contains_key("at") {
-            // From the last position, played on as the position after every move.
-            state.game = state.game.truncated(state.game.moves().len());
-            state.dead.clear();
-            state.undo_request = None;
-        }
+    if let Some(then) = then {
         let line: Vec<String> = then.split(',').map(str::to_owned).collect();
         crate::study::play_line(&mut state.game, &line, "then")?;
     }
@@ -912,7 +908,7 @@ async fn review_request(
         }
     };
     let (stored, state) = app.load(&id).await?;
-    if !stored.config.imported && crate::view::phase_of(&state) != "ended" {
+    if !crate::study::studied(&stored, &state) {
         return Err(
             ApiError::in_conflict("the game is still in play: it is reviewed when it has ended").because("in_play")
         );

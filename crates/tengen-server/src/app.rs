@@ -200,10 +200,15 @@ impl AppState {
     }
 
     /// The computer's work: (waiting, running).
-    #[must_use]
-    pub fn computer_queue(&self) -> (usize, usize) {
+    ///
+    /// # Errors
+    /// With shared moves ([`Settings::shared_moves`]), a database error.
+    pub async fn computer_queue(&self) -> Result<(usize, usize), ApiError> {
+        if self.0.settings.shared_moves {
+            return Ok(self.0.store.computer_job_counts(now_ms()).await?);
+        }
         let queue = lock(&self.0.queue);
-        (queue.waiting(), queue.running())
+        Ok((queue.waiting(), queue.running()))
     }
 
     /// Entries in the server's tables that clients can make grow (per-game locks, watcher

@@ -729,6 +729,24 @@ impl Store {
         Ok(usize::try_from(row.try_get::<i64, _>("n")?).unwrap_or(usize::MAX))
     }
 
+    /// The computer's jobs in the database: (waiting, being worked on under a lease).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn computer_job_counts(&self, now_ms: i64) -> Result<(usize, usize), StoreError> {
+        let row = sqlx::query(
+            "SELECT COALESCE(SUM(CASE WHEN lease_until_ms < $1 THEN 1 ELSE 0 END), 0) AS waiting, \
+             COALESCE(SUM(CASE WHEN lease_until_ms >= $1 THEN 1 ELSE 0 END), 0) AS running FROM computer_jobs",
+        )
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        let count = |name: &str| -> Result<usize, StoreError> {
+            Ok(usize::try_from(row.try_get::<i64, _>(name)?).unwrap_or(usize::MAX))
+        };
+        Ok((count("waiting")?, count("running")?))
+    }
+
     /// Whether the database answers a trivial query.
     ///
     /// # Errors

@@ -46,13 +46,17 @@ pub(crate) fn play_line(game: &mut Game, line: &[String], what: &str) -> Result<
     Ok(())
 }
 
-/// Whether viewers may study a game: imported, or ended.
-fn studied(stored: &StoredGame, state: &State) -> bool {
+/// Whether viewers may study a game (review, variations, analysis): imported, or ended.
+pub(crate) fn studied(stored: &StoredGame, state: &State) -> bool {
     stored.config.imported || crate::view::phase_of(state) == "ended"
 }
 
-/// The position of `game` after `at` moves (all when absent).
-fn position_at(game: &Game, at: Option<usize>) -> Result<Game, ApiError> {
+/// The position of `game` after `at` moves (all when absent), in play again (a finished
+/// game's end undone).
+///
+/// # Errors
+/// 422 (`at`) when the game has fewer moves.
+pub(crate) fn position_at(game: &Game, at: Option<usize>) -> Result<Game, ApiError> {
     let moves = game.moves().len();
     match at {
         Some(at) if at > moves => Err(ApiError::refused(format!("at: the game has {moves} moves")).because("at")),
@@ -118,8 +122,10 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
             _ => Err(ApiError::from(GameError::Komi)),
         })
         .transpose()?;
+    // An empty board's rules, and an SGF record's when it gives no komi.
+    let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
     let mut game = if let Some(id) = &req.game {
-        if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        if !crate::api::could_be_id(id) {
             return Err(ApiError::not_found(id));
         }
         let (stored, state) = app.load(id).await?;
@@ -131,7 +137,6 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
         }
         position_at(&state.game, req.at)?
     } else if let Some(sgf) = &req.sgf {
-        let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
         let (_, mut replay) = crate::api::replay_sgf(sgf.as_bytes(), &app.limits().sgf, rules, "")?;
         if let Some(komi) = komi {
             // The request's komi over the record's.
@@ -144,7 +149,6 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
         if !(2..=25).contains(&size) {
             return Err(ApiError::from(GameError::Size(size)));
         }
-        let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
         let mut game = Game::new(size, rules).map_err(|e| ApiError::bad_request(e.to_string()))?;
         play_line(&mut game, req.moves.as_deref().unwrap_or_default(), "moves")?;
         position_at(&game, req.at)?
@@ -313,59 +317,28 @@ pub(crate) async fn info(
     GameId(id): GameId,
 ) -> Result<Json<GameInfoView>, ApiError> {
     let (stored, state) = app.load(&id).await?;
-    let komi = state.game.rules().komi.points();
-    let named = |n: &str| Some(n.to_owned()).filter(|n| !n.is_empty());
-    if let (true, Some(text)) = (stored.config.imported, stored.sgf.as_deref()) {
-        let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
-        let info = record.info().map_err(|e| ApiError::internal(&e))?;
-        let comments = record.comments().into_iter().map(|(number, text)| CommentView { number, text }).collect();
-        let variations = record_branches(&record);
-        return Ok(Json(GameInfoView {
-            imported: true,
-            black: info.black.filter(|n| !n.is_empty()),
-            black_rank: info.black_rank,
-            white: info.white.filter(|n| !n.is_empty()),
-            white_rank: info.white_rank,
-            date: info.date,
-            event: info.event,
-            round: info.round,
-            result: info.result,
-            rules: info.rules,
-            komi,
-            size: state.config.size,
-            handicap: state.game.handicap(),
-            comments,
-            variations,
-        }));
-    }
+    // A played game's record is written from its moves: its players, result and rules, no
+    // comments and no variations.
+    let record = crate::api::game_record(&stored, &state)?;
+    let info = record.info().map_err(|e| ApiError::internal(&e))?;
+    let comments = record.comments().into_iter().map(|(number, text)| CommentView { number, text }).collect();
     Ok(Json(GameInfoView {
-        imported: false,
-        black: named(&state.config.black_name),
-        black_rank: None,
-        white: named(&state.config.white_name),
-        white_rank: None,
-        date: None,
-        event: None,
-        round: None,
-        result: state.game.outcome().map(|o| o.result_points()),
-        rules: Some("Chinese".into()),
-        komi,
+        imported: stored.config.imported,
+        black: info.black.filter(|n| !n.is_empty()),
+        black_rank: info.black_rank,
+        white: info.white.filter(|n| !n.is_empty()),
+        white_rank: info.white_rank,
+        date: info.date,
+        event: info.event,
+        round: info.round,
+        result: info.result,
+        rules: info.rules,
+        komi: state.game.rules().komi.points(),
         size: state.config.size,
         handicap: state.game.handicap(),
-        comments: Vec::new(),
-        variations: 0,
+        comments,
+        variations: record.branch_points(),
     }))
-}
-
-/// Nodes of `record` with more than one child.
-fn record_branches(record: &tengen_sgf::Record) -> usize {
-    let mut stack = vec![record.root()];
-    let mut branches = 0;
-    while let Some(node) = stack.pop() {
-        branches += usize::from(node.children.len() > 1);
-        stack.extend(node.children.iter());
-    }
-    branches
 }
 
 /// A variation: moves after the main line's first `at` moves.

@@ -481,10 +481,12 @@ function foldSeatsOnceJoined(v) {
 }
 
 let online = true;
+// A WebSocket of this server (`path` from `/api/`).
+const socketTo = (path) => new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`);
+
 function listen() {
-  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const id = gameId;
-  socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live`);
+  socket = socketTo(`/api/games/${id}/live`);
   socket.onopen = () => {
     if (id !== gameId) return;
     // What changed while the connection was down; the clocks run again from that view.
@@ -695,6 +697,11 @@ document.addEventListener('keydown', (event) => {
 const DX = 22.5, DY = 24, MARGIN = 30, STONE = 21.8;
 const SVG = 'http://www.w3.org/2000/svg';
 
+// Board coordinates of column `c` and row `r` (from the bottom) on an `n`-line board.
+const boardAxes = (n) => [(c) => MARGIN + c * DX, (r) => MARGIN + (n - 1 - r) * DY];
+// Column and row (from 0, the row from the bottom) of a vertex such as `D4`.
+const vertexAt = (vertex) => [LETTERS.indexOf(vertex[0]), Number(vertex.slice(1)) - 1];
+
 function el(name, attrs, parent) {
   const e = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -719,7 +726,7 @@ function render() {
   svg.textContent = '';
   svg.classList.toggle('clickable', Boolean(myTurn()) || (v.phase === 'counting' && Boolean(seat)));
   el('rect', { x: 0, y: 0, width: w, height: h, class: 'wood' }, svg);
-  const x = (c) => MARGIN + c * DX, y = (r) => MARGIN + (n - 1 - r) * DY;
+  const [x, y] = boardAxes(n);
   for (let i = 0; i < n; i++) {
     el('line', { x1: x(0), y1: y(i), x2: x(n - 1), y2: y(i), class: 'grid' }, svg);
     el('line', { x1: x(i), y1: y(0), x2: x(i), y2: y(n - 1), class: 'grid' }, svg);
@@ -759,11 +766,11 @@ function render() {
   }));
   // The ko point the side to move may not retake at once (live position only).
   if (v.ko && reviewAt === null && v.phase === 'playing') {
-    const c = LETTERS.indexOf(v.ko[0]), r = Number(v.ko.slice(1)) - 1;
+    const [c, r] = vertexAt(v.ko);
     el('rect', { x: x(c) - 6, y: y(r) - 6, width: 12, height: 12, class: 'ko', 'data-vertex': v.ko }, svg);
   }
   for (const vertex of placing) {
-    const c = LETTERS.indexOf(vertex[0]), r = Number(vertex.slice(1)) - 1;
+    const [c, r] = vertexAt(vertex);
     el('circle', { cx: x(c), cy: y(r), r: STONE / 2, class: 'stone black placing', 'data-vertex': vertex }, svg);
   }
   // The shadow stone and the click targets.
@@ -923,17 +930,13 @@ function renderGraph(r) {
   for (const m of moves) area += `L${x(m.number).toFixed(1)} ${y(0.5 + 0.5 * m.score_lead_black / lead).toFixed(1)}`;
   area += `L${x(moves.at(-1).number).toFixed(1)} ${y(0.5)}Z`;
   el('path', { d: area, class: 'graph-lead' }, svg);
-  let curve = `M${x(0)} ${y(first).toFixed(1)}`;
-  for (const m of moves) curve += `L${x(m.number).toFixed(1)} ${y(m.winrate_black).toFixed(1)}`;
-  el('path', { d: curve, class: 'graph-winrate' }, svg);
+  el('path', { d: curvePath(x, y, first, moves, (m) => m.winrate_black), class: 'graph-winrate' }, svg);
   const biggest = Math.max(1.5, ...moves.map((m) => m.loss));
   for (const n of r.mistakes ?? []) {
     const m = moves[n - 1];
     el('circle', { cx: x(n), cy: y(m.winrate_black), r: 2 + 4 * m.loss / biggest, class: 'graph-mistake', 'data-move': n }, svg);
   }
-  const at = reviewAt ?? view.moves;
-  el('line', { x1: x(at), y1: pad, x2: x(at), y2: h - pad, class: 'graph-now', 'data-move': at }, svg);
-  graphPointer(svg, w, pad, total);
+  markMoveShown(svg, x, w, h, pad, total);
   renderLeadGraph(r, moves, total, lead);
 }
 
@@ -950,20 +953,23 @@ function renderLeadGraph(r, moves, total, lead) {
   const x = (n) => pad + (w - 2 * pad) * n / total, y = (p) => pad + (h - 2 * pad) * (0.5 - 0.5 * p / lead);
   el('rect', { x: 0, y: 0, width: w, height: h, class: 'graph-bg' }, svg);
   el('line', { x1: pad, y1: y(0), x2: w - pad, y2: y(0), class: 'graph-half' }, svg);
-  let curve = `M${x(0)} ${y(moves[0].score_lead_black_before).toFixed(1)}`;
-  for (const m of moves) curve += `L${x(m.number).toFixed(1)} ${y(m.score_lead_black).toFixed(1)}`;
-  el('path', { d: curve, class: 'graph-lead-line' }, svg);
+  const start = moves[0].score_lead_black_before;
+  el('path', { d: curvePath(x, y, start, moves, (m) => m.score_lead_black), class: 'graph-lead-line' }, svg);
   for (const n of r.mistakes ?? []) {
     const m = moves[n - 1];
     el('circle', { cx: x(n), cy: y(m.score_lead_black), r: 2.5, class: 'graph-mistake', 'data-move': n }, svg);
   }
-  const at = reviewAt ?? view.moves;
-  el('line', { x1: x(at), y1: pad, x2: x(at), y2: h - pad, class: 'graph-now', 'data-move': at }, svg);
-  graphPointer(svg, w, pad, total);
+  markMoveShown(svg, x, w, h, pad, total);
 }
 
-// Click or drag on a graph: the move under the pointer.
-function graphPointer(svg, w, pad, total) {
+// A graph's line: from `start` at move 0 through `value(m)` after each move.
+const curvePath = (x, y, start, moves, value) =>
+  moves.reduce((d, m) => `${d}L${x(m.number).toFixed(1)} ${y(value(m)).toFixed(1)}`, `M${x(0)} ${y(start).toFixed(1)}`);
+
+// The move shown, marked on a graph; a click or drag on it goes to the move under the pointer.
+function markMoveShown(svg, x, w, h, pad, total) {
+  const at = reviewAt ?? view.moves;
+  el('line', { x1: x(at), y1: pad, x2: x(at), y2: h - pad, class: 'graph-now', 'data-move': at }, svg);
   const moveAt = (event) => {
     const box = svg.getBoundingClientRect();
     const n = Math.round(((event.clientX - box.left) / box.width * w - pad) / (w - 2 * pad) * total);
@@ -1011,7 +1017,7 @@ function drawBestLine(svg, v, x, y) {
   const taken = new Set();
   m.pv.slice(0, 6).forEach((vertex, i) => {
     if (vertex === 'pass' || taken.has(vertex)) return;
-    const c = LETTERS.indexOf(vertex[0]), r = Number(vertex.slice(1)) - 1;
+    const [c, r] = vertexAt(vertex);
     // Points the board or the line already holds are left as they are.
     if (c < 0 || v.board[v.size - 1 - r][c] !== '.' && vertex !== m.move) return;
     taken.add(vertex);
@@ -1158,7 +1164,7 @@ $('#sgf').addEventListener('click', async (event) => {
     const response = await fetch(`/api/games/${id}/sgf`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variations: treeLines() }),
     });
-    if (!response.ok) throw Object.assign(new Error((await response.json()).detail), {});
+    if (!response.ok) throw new Error((await response.json()).detail);
     const url = URL.createObjectURL(await response.blob());
     const a = document.createElement('a');
     a.href = url;
@@ -1181,7 +1187,7 @@ const ANALYSIS_SECONDS = 30, TERRITORY_SECONDS = 5;
 
 const positionKey = () => (line ? `${gameId}:${line.at}:${line.moves.join(',')}` : `${gameId}:${reviewAt ?? view?.moves}`);
 
-async function startAnalysis(seconds, retried) {
+async function startAnalysis(seconds) {
   stopAnalysis(true);
   const id = gameId, key = positionKey();
   const body = { game: id, at: line ? line.at : (reviewAt ?? view.moves), seconds };
@@ -1192,13 +1198,7 @@ async function startAnalysis(seconds, retried) {
     first = await api('POST', '/api/analysis', body);
   } catch (e) {
     analysis.key = null;
-    // The search just stopped may not have ended yet (each address runs two at most): once
-    // more a moment later, then the refusal.
-    if (!retried && /analyses already/.test(e.message)) {
-      setTimeout(() => {
-        if (id === gameId && key === positionKey() && (analysis.wanted || territory) && !analysis.key) startAnalysis(seconds, true);
-      }, 1000);
-    } else say(refusal(e), true);
+    say(refusal(e), true);
     return;
   }
   if (id !== gameId || key !== positionKey()) {
@@ -1207,18 +1207,15 @@ async function startAnalysis(seconds, retried) {
   }
   analysis.id = first.id;
   analysis.snapshot = first;
-  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const ws = new WebSocket(`${proto}://${location.host}/api/analysis/${first.id}/live`);
+  const ws = socketTo(`/api/analysis/${first.id}/live`);
   analysis.socket = ws;
   ws.onmessage = (event) => {
     const s = JSON.parse(event.data);
     if (s.id !== analysis.id) return;
     analysis.snapshot = s;
+    if (s.done) analysis.socket = null;
+    // The marks and, with them, the panel.
     drawAnalysis();
-    if (s.done) {
-      analysis.socket = null;
-      renderAnalysisPanel();
-    }
   };
   renderAnalysisPanel();
 }
@@ -1259,7 +1256,6 @@ $('#analyse').addEventListener('click', () => {
   const running = analysis.wanted && analysis.snapshot && !analysis.snapshot.done;
   if (running) {
     stopAnalysis();
-    renderAnalysisPanel();
     drawAnalysis();
     return;
   }
@@ -1275,7 +1271,7 @@ function drawAnalysis() {
   if (!layer || !shown) return;
   layer.textContent = '';
   const s = currentSnapshot(), v = shown, n = v.size;
-  const x = (c) => MARGIN + c * DX, y = (r) => MARGIN + (n - 1 - r) * DY;
+  const [x, y] = boardAxes(n);
   if (s && territory && s.ownership.length === n) {
     s.ownership.forEach((row, i) => row.forEach((o, c) => {
       const stone = v.board[i][c];
@@ -1291,7 +1287,7 @@ function drawAnalysis() {
     const shownMarks = s.candidates.filter((c) => c.move !== 'pass').slice(0, 8);
     const best = shownMarks[0];
     shownMarks.forEach((c, i) => {
-      const col = LETTERS.indexOf(c.move[0]), r = Number(c.move.slice(1)) - 1;
+      const [col, r] = vertexAt(c.move);
       if (col < 0) return;
       const loss = Math.max(0, best.winrate - c.winrate);
       const hue = i === 0 ? 200 : Math.round(120 * (1 - Math.min(1, loss / 0.15)));

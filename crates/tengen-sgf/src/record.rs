@@ -210,6 +210,12 @@ impl Record {
         &self.root
     }
 
+    /// Nodes with more than one child: the places where variations leave a line.
+    #[must_use]
+    pub fn branch_points(&self) -> usize {
+        preorder(&self.root).iter().filter(|n| n.children.len() > 1).count()
+    }
+
     /// The nodes of the main line (the first child at every branch), root first.
     pub fn main_line(&self) -> impl Iterator<Item = &SgfNode<Prop>> {
         self.root.main_variation()

@@ -134,8 +134,7 @@ pub fn write_annotated(game: &Game, info: &GameInfo, comment: &str, notes: &[Not
     // Moves, last node first, so that each node can own its child.
     let mut child: Option<SgfNode<Prop>> = None;
     for (i, &(color, mv)) in game.moves().iter().enumerate().rev() {
-        let m = sgf_move(mv, size);
-        let mut node = vec![if color == Color::Black { Prop::B(m) } else { Prop::W(m) }];
+        let mut node = vec![move_prop(color, mv, size)];
         if let Some(note) = notes.get(i) {
             if !note.comment.is_empty() {
                 node.push(Prop::C(sgf_parse::Text { text: note.comment.clone() }));
@@ -154,11 +153,13 @@ pub fn write_annotated(game: &Game, info: &GameInfo, comment: &str, notes: &[Not
     Record::from_root(SgfNode::new(props, child.into_iter().collect(), true))
 }
 
-fn sgf_move(mv: Move, size: usize) -> SgfMove {
-    match mv {
+/// The `B` or `W` property of a move, passes written `[]`.
+fn move_prop(color: Color, mv: Move, size: usize) -> Prop {
+    let m = match mv {
         Move::Pass => SgfMove::Pass,
         Move::Play(p) => SgfMove::Move(sgf_point(p, size)),
-    }
+    };
+    if color == Color::Black { Prop::B(m) } else { Prop::W(m) }
 }
 
 /// Whether `node` holds a move.
@@ -207,8 +208,7 @@ impl Record {
             node = &mut node.children[0];
         }
         for &(color, mv) in line {
-            let m = sgf_move(mv, size);
-            let prop = if color == Color::Black { Prop::B(m) } else { Prop::W(m) };
+            let prop = move_prop(color, mv, size);
             let found = node.children.iter().position(|c| c.properties().any(|p| *p == prop));
             let index = match found {
                 Some(i) => i,

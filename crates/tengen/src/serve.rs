@@ -122,7 +122,7 @@ pub(crate) fn install_log(format: LogFormat) {
 }
 
 /// `--flag`'s seconds, more than 0 and at most `max`.
-fn seconds(flag: &str, value: f64, max: f64) -> Result<Duration> {
+pub(crate) fn seconds(flag: &str, value: f64, max: f64) -> Result<Duration> {
     if !(value.is_finite() && value > 0.0 && value <= max) {
         anyhow::bail!("--{flag} must be more than 0 and at most {max} seconds");
     }
@@ -173,9 +173,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     install_log(args.log_format);
     // Few blocking threads (the computer's searches, the reviews, the analyses, the
-    // commentary): each
-    // thread that allocates gets an allocator arena of its own, which keeps its memory after a
-    // burst.
+    // commentary): each thread that allocates gets an allocator arena of its own, which keeps
+    // its memory after a burst.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(settings.searches + settings.review_workers + settings.limits.analyses + 2)

@@ -45,9 +45,7 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
     if workers + moves == 0 {
         anyhow::bail!("--workers 0 and --moves 0: nothing to work on");
     }
-    if !(args.max_think.is_finite() && args.max_think > 0.0 && args.max_think <= 600.0) {
-        anyhow::bail!("--max-think must be more than 0 and at most 600 seconds");
-    }
+    let max_think = crate::serve::seconds("max-think", args.max_think, 600.0)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(workers + moves + 1)
@@ -64,7 +62,7 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
         // The computer's moves: the server's own logic, without its HTTP side.
         let settings = tengen_server::Settings {
             searches: moves,
-            max_think: std::time::Duration::from_secs_f64(args.max_think),
+            max_think,
             network: network.clone(),
             review_workers: 0,
             shared_moves: true,
