@@ -8,22 +8,14 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
+use tengen_server::AppState;
 use tengen_server::guard::Limits;
-use tengen_server::{AppState, Settings, Store};
 use tower::ServiceExt;
 
 mod common;
 
 async fn server(limits: Limits) -> AppState {
-    let settings = Settings {
-        searches: 1,
-        max_think: Duration::from_millis(50),
-        network: None,
-        limits,
-        review_workers: 0,
-        shared_moves: false,
-    };
-    AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings)
+    common::memory_server(limits, 1, Duration::from_millis(50)).await
 }
 
 /// One request with any body and headers; the status, the headers and the body as text.

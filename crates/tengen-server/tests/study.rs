@@ -9,19 +9,11 @@ use axum::http::StatusCode;
 use common::call;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
+use tengen_server::AppState;
 use tengen_server::guard::Limits;
-use tengen_server::{AppState, Settings, Store};
 
 async fn server(limits: Limits) -> AppState {
-    let settings = Settings {
-        searches: 2,
-        max_think: Duration::from_millis(200),
-        network: None,
-        limits,
-        review_workers: 0,
-        shared_moves: false,
-    };
-    AppState::new(Store::open("sqlite::memory:").await.unwrap(), settings)
+    common::memory_server(limits, 2, Duration::from_millis(200)).await
 }
 
 async fn friend_game(app: &AppState) -> (String, String, String) {

@@ -58,3 +58,11 @@ pub fn roomy() -> tengen_server::guard::Limits {
         ..tengen_server::guard::Limits::default()
     }
 }
+
+/// A server over an in-memory SQLite database with `limits`: `searches` of the computer at
+/// once, each at most `max_think`; no network, no review workers.
+pub async fn memory_server(limits: tengen_server::guard::Limits, searches: usize, max_think: Duration) -> AppState {
+    let settings =
+        tengen_server::Settings { searches, max_think, network: None, limits, review_workers: 0, shared_moves: false };
+    AppState::new(tengen_server::Store::open("sqlite::memory:").await.unwrap(), settings)
+}
