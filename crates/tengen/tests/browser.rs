@@ -55,6 +55,8 @@ fn the_page_in_chromium() {
     server.kill().unwrap();
     server.wait().unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    // What the script measured (the first analysis marks' delay …), shown with --nocapture.
+    println!("{}", String::from_utf8_lossy(&out.stdout));
     assert!(out.status.success() && text.contains("page test passed"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
