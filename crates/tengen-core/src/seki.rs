@@ -1,13 +1,14 @@
-//! Seki (双活) by a static rule: two touching chains of opposite colours are in seki when both
-//! have two or more liberties and neither side can take a liberty of the other's chain — every
-//! such point is illegal for it, or leaves its own chain there with one liberty without
-//! capturing — and neither can change that: a point illegal only because the other side's
-//! stones round it have liberties elsewhere counts only if those stones' liberties are closed
-//! to it as well, and a point self-atari only because its own chain is short of liberties
-//! counts only if that chain cannot gain liberties by connecting or capturing first. This covers
-//! the textbook forms (two shared liberties; an eye each and one shared liberty; one eye
-//! against none) and refuses the false seki of a finished game (one eye and a point the
-//! attacker fills after connecting; an eye kept by a stone the attacker can put in atari); a
+//! Seki (双活) by a static rule: two chains of opposite colours that touch or share a
+//! liberty are in seki when both have two or more liberties and neither side can take a
+//! liberty of the other's chain — every such point is illegal for it, or leaves its own chain
+//! there with one liberty without capturing — and neither can change that: a point illegal
+//! only because the other side's stones round it have liberties elsewhere counts only if those
+//! stones' liberties are closed to it as well, and a point self-atari only because its own
+//! chain is short of liberties counts only if that chain cannot gain liberties by connecting or
+//! capturing first. This covers the textbook forms (two shared liberties; an eye each and one
+//! shared liberty; one eye against none; stones without eyes that share liberties with groups
+//! of one eye) and refuses the false seki of a finished game (one eye and a point the attacker
+//! fills after connecting; an eye kept by a stone the attacker can put in atari); a
 //! life-and-death reader would find more. Counting and dead-stone judgements use it so that a
 //! seki is never called dead.
 
@@ -20,9 +21,9 @@ use crate::point::Point;
 ///
 /// ```
 /// use tengen_core::{Game, Point, Setup, seki_partners};
-/// // White's A3-C3-C1 chain and Black's B2 share the liberties A2 and B1: whoever plays
-/// // there puts its own chain in atari. (Black's A1 shares them too but touches no White
-/// // stone.)
+/// // White's A3-C3-C1 chain and Black's B2 and A1 share the liberties A2 and B1: whoever
+/// // plays there puts its own chain in atari. (A1 touches no White stone: it is in the seki
+/// // by its liberties.)
 /// let game = Game::try_from(Setup::from_ascii("
 ///     . . . . .
 ///     X X X X .
@@ -30,9 +31,10 @@ use crate::point::Point;
 ///     . X O X .
 ///     X . O X .").unwrap()).unwrap();
 /// let at = |s: &str| -> Point { s.parse().unwrap() };
-/// assert_eq!(seki_partners(game.board(), at("C1")), [at("B2")]);
+/// assert_eq!(seki_partners(game.board(), at("C1")), [at("A1"), at("B2")]);
 /// let white = game.board().chain(at("C1")).min().unwrap();
 /// assert_eq!(seki_partners(game.board(), at("B2")), [white]);
+/// assert_eq!(seki_partners(game.board(), at("A1")), [white]);
 /// // The wall around them is in no seki.
 /// assert!(seki_partners(game.board(), at("D4")).is_empty());
 /// ```
@@ -43,14 +45,21 @@ pub fn seki_partners(board: &Board, a: Point) -> Vec<Point> {
     if board.liberties(a) < 2 {
         return partners;
     }
-    for s in board.chain(a).collect::<Vec<_>>() {
-        for q in board.neighbours(s) {
-            if board.get(q) != Some(!ca) || partners.iter().any(|&p| board.same_chain(p, q)) {
-                continue;
-            }
-            if board.liberties(q) >= 2 && stuck(board, a, q) && stuck(board, q, a) {
-                partners.push(board.chain(q).min().expect("a stone"));
-            }
+    // The opposing chains that touch the chain or share a liberty with it: a stone without
+    // eyes may live in seki by liberties alone (KataGo's rules vector `GroupTaxSekiScoring`:
+    // Black's J9 touches no White stone, and shares H9 and J8 with two White chains of one
+    // eye each).
+    let stones: Vec<Point> = board.chain(a).collect();
+    let liberties = board.liberty_points(a);
+    let candidates = stones.iter().chain(&liberties).flat_map(|&s| board.neighbours(s));
+    let mut tried: Vec<Point> = Vec::new();
+    for q in candidates {
+        if board.get(q) != Some(!ca) || tried.iter().any(|&p| board.same_chain(p, q)) {
+            continue;
+        }
+        tried.push(q);
+        if board.liberties(q) >= 2 && stuck(board, a, q) && stuck(board, q, a) {
+            partners.push(board.chain(q).min().expect("a stone"));
         }
     }
     partners.sort_unstable();
