@@ -1235,7 +1235,7 @@ async fn accept(
     headers: HeaderMap,
     Body(req): Body<AcceptRequest>,
 ) -> Result<Json<View>, ApiError> {
-    let action = Action::Accept { dead: Some(req.dead), judged: true };
+    let action = Action::Accept { dead: Some(req.dead), judged: true, exact: true };
     by_seat(&app, &id, client, &headers, action, |_, _| Ok(())).await
 }
 

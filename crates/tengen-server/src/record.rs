@@ -546,11 +546,17 @@ pub enum Action {
         /// in logs from before it was asked for.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dead: Option<Vec<Point>>,
-        /// Against the computer: it accepts only a marking that counts no worse for it than
-        /// its own proposal, else it answers with that proposal ([`State::dispute`]). Logs
-        /// from before the computer judged (`false`) keep their ending: it accepted any.
+        /// Against the computer: it judges the marking, else it answers with its own proposal
+        /// ([`State::dispute`]). Logs from before the computer judged (`false`) keep their
+        /// ending: it accepted any.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         judged: bool,
+        /// With `judged`: the computer accepts only its own judgement, chain by chain — every
+        /// chain marked dead is one it judges dead and every chain it judges dead is marked.
+        /// Logs from before (`false`) keep their ending: it accepted any marking that counted
+        /// no worse for it than its proposal.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        exact: bool,
     },
     /// A seat sets the name shown for it (and written to the record).
     Name {
@@ -979,7 +985,7 @@ impl State {
                 self.accepted = [false; 2];
                 self.dispute = None;
             }
-            (Action::Accept { dead, judged }, Some(c)) => {
+            (Action::Accept { dead, judged, exact }, Some(c)) => {
                 if self.game.phase() != Phase::Counting {
                     return Err(GameError::NotCounting);
                 }
@@ -994,7 +1000,7 @@ impl State {
                 }
                 self.accepted[c.index()] = true;
                 if let Some(computer) = self.config.computer {
-                    if *judged && let Some(dispute) = self.judge(computer) {
+                    if *judged && let Some(dispute) = self.judge(computer, *exact) {
                         // The computer answers with its own proposal; the player accepts
                         // that, or resumes play to settle the stones on the board.
                         self.dead = self.proposal.clone();
@@ -1038,26 +1044,38 @@ impl State {
         Ok(())
     }
 
-    /// The computer's (`computer`'s) answer to the marking in force: `None` when it counts no
-    /// worse for the computer than the computer's own proposal, else where they differ.
-    fn judge(&self, computer: Color) -> Option<Dispute> {
-        let for_computer = |dead: &BTreeSet<Point>| {
-            let margin = self.game.score(&dead.iter().copied().collect::<Vec<_>>()).margin();
-            if computer == Color::Black { margin } else { -margin }
-        };
-        if for_computer(&self.dead) >= for_computer(&self.proposal) {
-            return None;
-        }
-        // One stone of each chain on which the two markings differ.
+    /// The computer's (`computer`'s) answer to the marking in force: `None` when it agrees,
+    /// else the chains on which the marking and its proposal differ. It agrees when the two
+    /// mark the same chains dead (`exact`), or, in logs from before that rule, when the
+    /// marking counts no worse for it than its proposal.
+    fn judge(&self, computer: Color, exact: bool) -> Option<Dispute> {
         let board = self.game.board();
-        let mut seen = BTreeSet::new();
+        // A chain is marked dead when one of its stones is (markings are by chains; a
+        // proposal names every stone of its chains).
+        let marked = |set: &BTreeSet<Point>, p: Point| board.chain(p).any(|s| set.contains(&s));
         let mut dispute = Dispute::default();
-        for &p in self.dead.symmetric_difference(&self.proposal) {
-            if seen.contains(&p) {
+        let mut seen = BTreeSet::new();
+        for p in board.points().filter(|&p| board.get(p).is_some()) {
+            if !seen.insert(board.chain(p).min().expect("a stone")) {
                 continue;
             }
-            seen.extend(board.chain(p));
-            if self.proposal.contains(&p) { &mut dispute.dead } else { &mut dispute.alive }.push(p);
+            match (marked(&self.dead, p), marked(&self.proposal, p)) {
+                (true, false) => dispute.alive.push(p),
+                (false, true) => dispute.dead.push(p),
+                _ => {}
+            }
+        }
+        if dispute == Dispute::default() {
+            return None;
+        }
+        if !exact {
+            let for_computer = |dead: &BTreeSet<Point>| {
+                let margin = self.game.score(&dead.iter().copied().collect::<Vec<_>>()).margin();
+                if computer == Color::Black { margin } else { -margin }
+            };
+            if for_computer(&self.dead) >= for_computer(&self.proposal) {
+                return None;
+            }
         }
         Some(dispute)
     }
@@ -1117,7 +1135,7 @@ mod tests {
             (mv("D4"), Color::Black),
             (mv("E5"), Color::White),
             (mv("Z9"), Color::White),
-            (Action::Accept { dead: None, judged: false }, Color::White),
+            (Action::Accept { dead: None, judged: false, exact: false }, Color::White),
         ] {
             assert!(s.apply(&ev(action, Some(color), 2)).is_err());
         }
@@ -1155,7 +1173,7 @@ mod tests {
     }
 
     #[test]
-    fn the_computer_accepts_only_a_marking_that_counts_no_worse_for_it() {
+    fn the_computer_accepts_only_its_own_judgement() {
         // Black (the player) E5, White (the computer) D4 and F6: White's stones live.
         let mut s = State::new(config(Opponent::Computer { level: 3 }, TimeControl::None {}), 0).unwrap();
         for (m, c) in [("E5", Color::Black), ("D4", Color::White), ("C7", Color::Black), ("F6", Color::White)] {
@@ -1164,7 +1182,7 @@ mod tests {
         for (m, c) in [("pass", Color::Black), ("pass", Color::White)] {
             s.apply(&ev(mv(m), Some(c), 1)).unwrap();
         }
-        let judged = |dead: Vec<Point>| Action::Accept { dead: Some(dead), judged: true };
+        let judged = |dead: Vec<Point>| Action::Accept { dead: Some(dead), judged: true, exact: true };
         let p = |v: &str| -> Point { v.parse().unwrap() };
         // Before the computer has judged, an accept is refused.
         assert_eq!(s.apply(&ev(judged(vec![]), Some(Color::Black), 2)), Err(GameError::NotProposed));
@@ -1176,21 +1194,43 @@ mod tests {
         assert_eq!(s.game.phase(), Phase::Counting);
         assert_eq!(s.dispute, Some(Dispute { alive: vec![p("D4")], dead: vec![] }));
         assert!(s.dead.is_empty() && s.accepted == [false, false]);
-        // A marking worse for the player than the proposal (C7 given up) is accepted at once.
+        // A marking that counts better for the computer (the player's living C7 given up) is
+        // refused all the same: the computer agrees to its judgement only.
         s.apply(&ev(Action::Toggle { point: p("C7"), dead: Some(true) }, Some(Color::Black), 5)).unwrap();
         assert_eq!(s.dispute, None, "a change of the marking clears the dispute");
         s.apply(&ev(judged(vec![p("C7")]), Some(Color::Black), 6)).unwrap();
+        assert_eq!(s.game.phase(), Phase::Counting);
+        assert_eq!(s.dispute, Some(Dispute { alive: vec![p("C7")], dead: vec![] }));
+        // Its own judgement it accepts.
+        s.apply(&ev(judged(vec![]), Some(Color::Black), 7)).unwrap();
         let Phase::Ended(outcome) = s.game.phase() else { panic!("counted") };
         assert!(outcome.result_points().starts_with("W+"), "{}", outcome.result_points());
-        // A log from before the computer judged keeps its ending: the computer accepted any.
-        let mut old = State::new(config(Opponent::Computer { level: 3 }, TimeControl::None {}), 0).unwrap();
+
+        // A stone the computer judges dead and the player leaves alive: refused, and named.
+        let mut s = State::new(config(Opponent::Computer { level: 3 }, TimeControl::None {}), 0).unwrap();
         for (m, c) in [("E5", Color::Black), ("D4", Color::White), ("pass", Color::Black), ("pass", Color::White)] {
-            old.apply(&ev(mv(m), Some(c), 1)).unwrap();
+            s.apply(&ev(mv(m), Some(c), 1)).unwrap();
         }
-        old.apply(&ev(Action::Propose { dead: vec![] }, None, 2)).unwrap();
-        old.apply(&ev(Action::Toggle { point: p("D4"), dead: Some(true) }, Some(Color::Black), 3)).unwrap();
-        old.apply(&ev(Action::Accept { dead: Some(vec![p("D4")]), judged: false }, Some(Color::Black), 4)).unwrap();
-        assert!(matches!(old.game.phase(), Phase::Ended(_)));
+        s.apply(&ev(Action::Propose { dead: vec![p("E5")] }, None, 2)).unwrap();
+        s.apply(&ev(Action::Toggle { point: p("E5"), dead: Some(false) }, Some(Color::Black), 3)).unwrap();
+        s.apply(&ev(judged(vec![]), Some(Color::Black), 4)).unwrap();
+        assert_eq!(s.dispute, Some(Dispute { alive: vec![], dead: vec![p("E5")] }));
+        assert_eq!(s.dead_stones(), [p("E5")], "its proposal is back in force");
+
+        // Logs from before keep their endings: with `judged` alone the computer accepted a
+        // marking no worse for it, and before that any marking.
+        for (judged, exact) in [(true, false), (false, false)] {
+            let mut old = State::new(config(Opponent::Computer { level: 3 }, TimeControl::None {}), 0).unwrap();
+            for (m, c) in [("E5", Color::Black), ("D4", Color::White), ("pass", Color::Black), ("pass", Color::White)] {
+                old.apply(&ev(mv(m), Some(c), 1)).unwrap();
+            }
+            old.apply(&ev(Action::Propose { dead: vec![] }, None, 2)).unwrap();
+            let given_up = if judged { "E5" } else { "D4" };
+            old.apply(&ev(Action::Toggle { point: p(given_up), dead: Some(true) }, Some(Color::Black), 3)).unwrap();
+            old.apply(&ev(Action::Accept { dead: Some(vec![p(given_up)]), judged, exact }, Some(Color::Black), 4))
+                .unwrap();
+            assert!(matches!(old.game.phase(), Phase::Ended(_)), "judged {judged}");
+        }
     }
 
     #[test]
@@ -1230,7 +1270,7 @@ mod tests {
         let a1: Point = "A1".parse().unwrap();
         // A log from before toggles said their state: each flips the chain.
         s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 3)).unwrap();
-        s.apply(&ev(Action::Accept { dead: None, judged: false }, Some(Color::White), 4)).unwrap();
+        s.apply(&ev(Action::Accept { dead: None, judged: false, exact: false }, Some(Color::White), 4)).unwrap();
         // A toggle after an acceptance asks both again.
         s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 5)).unwrap();
         s.apply(&ev(Action::Toggle { point: a1, dead: None }, Some(Color::Black), 6)).unwrap();
@@ -1241,12 +1281,15 @@ mod tests {
             assert_eq!(s.dead.iter().copied().collect::<Vec<_>>(), [a1]);
         }
         // An accept of a marking that is no longer the one in force is refused.
-        let stale =
-            s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false }, Some(Color::White), 9)).unwrap_err();
+        let stale = s
+            .apply(&ev(Action::Accept { dead: Some(vec![]), judged: false, exact: false }, Some(Color::White), 9))
+            .unwrap_err();
         assert_eq!(stale.to_string(), "the marking changed since it was seen: the stones marked dead now are A1");
         assert_eq!(s.accepted, [false, false]);
-        s.apply(&ev(Action::Accept { dead: Some(vec![a1]), judged: false }, Some(Color::White), 9)).unwrap();
-        s.apply(&ev(Action::Accept { dead: Some(vec![a1]), judged: false }, Some(Color::Black), 10)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![a1]), judged: false, exact: false }, Some(Color::White), 9))
+            .unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![a1]), judged: false, exact: false }, Some(Color::Black), 10))
+            .unwrap();
         let Phase::Ended(outcome) = s.game.phase() else { panic!("counted") };
         assert_eq!(outcome.result_points(), "B+73.5");
         assert!(s.apply(&ev(Action::Resume, Some(Color::White), 9)).is_err());
@@ -1406,8 +1449,10 @@ mod tests {
         s.apply(&ev(mv("pass"), Some(!color), 4)).unwrap();
         assert_eq!(s.game.phase(), Phase::Counting);
         assert_eq!(s.apply(&ev(Action::Resume, Some(color), 5)).unwrap_err(), GameError::TooLong);
-        s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false }, Some(Color::White), 6)).unwrap();
-        s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false }, Some(Color::Black), 7)).unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false, exact: false }, Some(Color::White), 6))
+            .unwrap();
+        s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false, exact: false }, Some(Color::Black), 7))
+            .unwrap();
         assert!(matches!(s.game.phase(), Phase::Ended(_)));
     }
 }

@@ -62,6 +62,10 @@ pub struct View {
     /// Counting phase: the server's proposal of dead stones has come (against the computer,
     /// an accept waits for it).
     pub proposed: bool,
+    /// Counting phase, once `proposed`: the stones the server judged dead (against the
+    /// computer, its judgement, the one marking it accepts), whatever the marking is now.
+    #[schema(value_type = Vec<String>)]
+    pub proposal: Vec<Point>,
     /// Counting phase against the computer: the marking it last refused (its own proposal
     /// is marked now), until the marking changes.
     pub dispute: Option<crate::record::Dispute>,
@@ -261,6 +265,11 @@ impl View {
             accepted: Accepted { black: state.accepted[0], white: state.accepted[1] },
             dispute: state.dispute.clone(),
             proposed: state.proposed,
+            proposal: if game.phase() == Phase::Counting {
+                state.proposal.iter().copied().collect()
+            } else {
+                Vec::new()
+            },
             undo_refused: state.undo_refused,
             score,
             result: outcome.map(|o| o.result_points()),

@@ -25,6 +25,7 @@ const T = {
       `Nigiri: you guessed ${guess ? 'odd' : 'even'}; ${handful} stones — you play ${color}.`,
     last_period: 'last period', periods_left: 'periods', stones_left: 'stones', refused: 'Not possible: ',
     imported: 'A game to review.', moves: 'moves', commentary: 'Commentary',
+    judged_dead: (n) => n ? `The computer judges ${n} ${n === 1 ? 'stone' : 'stones'} dead (▲ on the stone); it accepts only that marking.` : 'The computer judges every stone alive; it accepts only that marking.',
     judging: 'Two passes: the dead stones are being judged…', your_name: 'Your name', set_name: 'Set', computer_name: (level) => `tengen (level ${level})`,
     undo_waits_mine: 'Waiting for the answer to your undo request.', undo_waits_yours: 'Answer the undo request first.',
     undo_refused: 'Your undo request was refused.', connection_lost: 'Connection lost — reconnecting…',
@@ -72,6 +73,7 @@ const T = {
       `猜先：你猜${guess ? '单' : '双'}，对方握 ${handful} 子 — 你执${color}。`,
     last_period: '最后一次读秒', periods_left: '次', stones_left: '手', refused: '不行：', imported: '复盘对局。',
     moves: '手', commentary: '解说',
+    judged_dead: (n) => n ? `电脑判 ${n} 子为死子（棋子上标 ▲），只同意这样的标记。` : '电脑判所有棋子都是活棋，只同意这样的标记。',
     judging: '双方停一手：正在判断死子…', your_name: '你的名字', set_name: '确定', computer_name: (level) => `天元（级别 ${level}）`,
     undo_waits_mine: '等待对方回应你的悔棋请求。', undo_waits_yours: '请先回应悔棋请求。', undo_refused: '对方不同意悔棋。',
     connection_lost: '连接中断，正在重连…', copy: '复制', copied: '已复制', share: '链接', spectator_link: '观战链接',
@@ -764,6 +766,14 @@ function render() {
       el('circle', { cx: x(c), cy: y(r), r: 4.5, class: `last on-${color}` }, svg);
     }
   }));
+  // The computer's judgement in the counting phase, whatever the marking is now.
+  if (v.phase === 'counting' && v.computer && reviewAt === null) {
+    for (const vertex of v.proposal || []) {
+      const [c, r] = vertexAt(vertex);
+      const [cx, cy] = [x(c) + 5, y(r) - 5];
+      el('path', { d: `M${cx} ${cy - 3.5}L${cx + 3.5} ${cy + 2.5}L${cx - 3.5} ${cy + 2.5}Z`, class: 'judged-dead', 'data-vertex': vertex }, svg);
+    }
+  }
   // The ko point the side to move may not retake at once (live position only).
   if (v.ko && reviewAt === null && v.phase === 'playing') {
     const [c, r] = vertexAt(v.ko);
@@ -1514,6 +1524,7 @@ function renderPanel() {
   $('#score').textContent = scoreText(v, s.score);
   // In English the Chinese count too, as a Chinese referee says it.
   $('#score-zh').textContent = lang === 'en' && s.score ? `${s.score.black_text} · ${s.score.white_text} — ${s.score.result_zh}` : '';
+  $('#judged-dead').textContent = v.phase === 'counting' && v.computer && v.proposed ? t('judged_dead', (v.proposal || []).length) : '';
   $('#dispute').textContent = v.phase === 'counting' && v.dispute ? t('dispute', v.dispute.alive, v.dispute.dead) : '';
   const seated = Boolean(seat) && !v.imported;
   const playing = v.phase === 'playing' && reviewAt === null;

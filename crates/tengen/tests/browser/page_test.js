@@ -87,6 +87,20 @@ async function gameAgainstTheComputer(browser) {
   await page.waitForFunction(() => !document.querySelector('#accept').disabled);
   // The engine's proposal arrives; the count is said in English, komi explained.
   await page.waitForFunction(() => /^Black [\d¼½¾]+ stones, White [\d¼½¾]+; komi 3¾ stones — (Black|White) wins by .+ \([BW]\+[\d.]+\)$/.test(document.querySelector('#score')?.textContent));
+  // The computer's judgement is shown before anything is accepted: a ▲ on each stone it
+  // judges dead, and a line that says how many.
+  const judged = await page.evaluate(async () => (await (await fetch(`/api/games/${location.pathname.split('/')[2]}`)).json()).proposal);
+  check(await page.locator('path.judged-dead').count() === judged.length, `a ▲ on each stone the computer judges dead: ${judged}`);
+  check(new RegExp(judged.length ? `^The computer judges ${judged.length} stones? dead` : '^The computer judges every stone alive').test(await text(page, '#judged-dead')),
+    `the judgement in words: ${await text(page, '#judged-dead')}`);
+  // A chain it judges dead left alive: it does not agree, and says which.
+  if (judged.length) {
+    await hit(page, judged[0]).click();
+    await page.waitForFunction((v) => !document.querySelector(`circle.stone[data-vertex="${v}"]`).classList.contains('dead'), judged[0]);
+    await page.locator('#accept').click();
+    await page.waitForFunction(() => /^The computer does not agree: it judges .+ dead/.test(document.querySelector('#dispute')?.textContent));
+    check(await page.locator(`circle.stone.dead[data-vertex="${judged[0]}"]`).count() === 1, 'its judgement is back');
+  }
   // Marking the computer's chains dead: it does not agree, says which, and puts its own
   // marking back.
   for (let i = 0; i < 40; i++) {
