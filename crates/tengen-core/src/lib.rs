@@ -31,6 +31,6 @@ pub use playout::Playout;
 pub use point::{MAX_SIZE, MIN_SIZE, Move, Point};
 pub use policy::{Policy, ShapeWeights};
 pub use rules::{HandicapBonus, KoRule, Komi, Rules, Scoring};
-pub use seki::seki_partners;
+pub use seki::{nakade_sacrifice, seki_partners};
 pub use setup::{Setup, SetupError};
 pub use unconditional::{Status, Unconditional};

@@ -5,10 +5,12 @@
 //! only because the other side's stones round it have liberties elsewhere counts only if those
 //! stones' liberties are closed to it as well, and a point self-atari only because its own
 //! chain is short of liberties counts only if that chain cannot gain liberties by connecting or
-//! capturing first. This covers the textbook forms (two shared liberties; an eye each and one
-//! shared liberty; one eye against none; stones without eyes that share liberties with groups
-//! of one eye) and refuses the false seki of a finished game (one eye and a point the attacker
-//! fills after connecting; an eye kept by a stone the attacker can put in atari); a
+//! capturing first, nor sacrifice stones there whose capture leaves the other chain a nakade
+//! (an eye space of three points or fewer). This covers the textbook forms (two shared
+//! liberties; an eye each and one shared liberty; one eye against none; stones without eyes
+//! that share liberties with groups of one eye) and refuses the false seki of a finished game
+//! (one eye and a point the attacker fills after connecting; an eye kept by a stone the
+//! attacker can put in atari; shared liberties whose filling kills by nakade); a
 //! life-and-death reader would find more. Counting and dead-stone judgements use it so that a
 //! seki is never called dead.
 
@@ -21,21 +23,29 @@ use crate::point::Point;
 ///
 /// ```
 /// use tengen_core::{Game, Point, Setup, seki_partners};
-/// // White's A3-C3-C1 chain and Black's B2 and A1 share the liberties A2 and B1: whoever
-/// // plays there puts its own chain in atari. (A1 touches no White stone: it is in the seki
-/// // by its liberties.)
+/// let at = |s: &str| -> Point { s.parse().unwrap() };
+/// // An eye each (A5, E5) and the shared liberty C5: whoever plays there puts its own chain
+/// // in atari.
+/// let game = Game::try_from(Setup::from_ascii("
+///     . O . X .
+///     O O O X X
+///     O O O X X
+///     O O O X X
+///     O O O X X").unwrap()).unwrap();
+/// let (white, black) = (game.board().chain(at("B5")).min().unwrap(), game.board().chain(at("D5")).min().unwrap());
+/// assert_eq!(seki_partners(game.board(), at("B5")), [black]);
+/// assert_eq!(seki_partners(game.board(), at("D5")), [white]);
+/// // White's A3-C3-C1 and Black's B2 and A1 share A2 and B1, but this is no seki: Black
+/// // throws in at A2, White takes the three stones, and Black's stone on the vital point of
+/// // the bent three leaves White one eye.
 /// let game = Game::try_from(Setup::from_ascii("
 ///     . . . . .
 ///     X X X X .
 ///     O O O X .
 ///     . X O X .
 ///     X . O X .").unwrap()).unwrap();
-/// let at = |s: &str| -> Point { s.parse().unwrap() };
-/// assert_eq!(seki_partners(game.board(), at("C1")), [at("A1"), at("B2")]);
-/// let white = game.board().chain(at("C1")).min().unwrap();
-/// assert_eq!(seki_partners(game.board(), at("B2")), [white]);
-/// assert_eq!(seki_partners(game.board(), at("A1")), [white]);
-/// // The wall around them is in no seki.
+/// assert!(seki_partners(game.board(), at("C1")).is_empty());
+/// // The wall around them is in no seki either.
 /// assert!(seki_partners(game.board(), at("D4")).is_empty());
 /// ```
 #[must_use]
@@ -99,9 +109,94 @@ fn stuck(board: &Board, x: Point, y: Point) -> bool {
             if board.neighbours(l).any(|n| board.get(n) == Some(cx) && can_gain(board, n)) {
                 return false;
             }
+            if sacrifice_kills(&t, l, chain) {
+                return false;
+            }
         }
     }
     true
+}
+
+/// The stones whose sacrifice kills the chain at `y` by nakade, if there are any: `y` has two
+/// liberties, the opponent plays one of them into self-atari (captures nothing), and taking
+/// those stones with the other leaves `y` no liberties but the points taken — at most three,
+/// touching no other chain of `y`'s colour —, whose vital point the opponent plays again,
+/// leaving `y` one eye. Returns the stones of the
+/// sacrifice that stand on the board now (the opponent's chain that the move joins; empty
+/// when the move stands alone). The false seki of handtalk1 of GNU Go's regression games:
+/// White's corner shares R19 and T18 with Black's S19-T19, Black R19 gives three stones and
+/// White, taking them, has the bent three R19-S19-T19 only.
+///
+/// ```
+/// use tengen_core::{Game, Point, Setup, nakade_sacrifice};
+/// let game = Game::try_from(Setup::from_ascii("
+///     . . . . .
+///     X X X X .
+///     O O O X .
+///     . X O X .
+///     X . O X .").unwrap()).unwrap();
+/// let at = |s: &str| -> Point { s.parse().unwrap() };
+/// // Black A2 joins A1 and B2: three stones, and White's chain is left the bent three.
+/// assert_eq!(nakade_sacrifice(game.board(), at("C1")), Some(vec![at("A1"), at("B2")]));
+/// // Black's wall has more liberties than two.
+/// assert_eq!(nakade_sacrifice(game.board(), at("D4")), None);
+/// ```
+#[must_use]
+pub fn nakade_sacrifice(board: &Board, y: Point) -> Option<Vec<Point>> {
+    let defender = board.get(y)?;
+    let attacker = !defender;
+    let liberties = board.liberty_points(y);
+    if liberties.len() != 2 {
+        return None;
+    }
+    liberties.into_iter().find_map(|l| {
+        if !board.is_legal(l, attacker) {
+            return None;
+        }
+        let mut t = board.clone();
+        if t.play_unchecked(l, attacker).captured > 0 || t.liberties(l) != 1 || !sacrifice_kills(&t, l, y) {
+            return None;
+        }
+        let mut stones: Vec<Point> = t.chain(l).filter(|&p| p != l).collect();
+        stones.sort_unstable();
+        Some(stones)
+    })
+}
+
+/// Stones a sacrifice may lose and still kill: the defender who takes them gets an eye space
+/// of at most this many points, which the attacker reduces to one eye by playing its vital
+/// point (三目中手 and smaller).
+const NAKADE_AT_MOST: usize = 3;
+
+/// On `t`, where the attacker has just played `l` into self-atari on a liberty of the
+/// defender's chain at `y`: whether the defender's capture leaves that chain with no
+/// liberties but the points of the stones it took, at most [`NAKADE_AT_MOST`] of them — a
+/// nakade: the attacker plays the vital point again and the chain has one eye. Then the point
+/// is not closed to the attacker (the false seki of a bent three in the corner: the players
+/// of GNU Go's regression game handtalk1 agreed it dead).
+fn sacrifice_kills(t: &Board, l: Point, y: Point) -> bool {
+    let Some(attacker) = t.get(l) else { return false };
+    let Some(defender) = t.get(y) else { return false };
+    let taken: Vec<Point> = t.chain(l).collect();
+    if taken.len() > NAKADE_AT_MOST {
+        return false;
+    }
+    let [m] = t.liberty_points(l)[..] else { return false };
+    if !t.is_legal(m, defender) {
+        return false;
+    }
+    let mut after = t.clone();
+    if after.play_unchecked(m, defender).captured == 0 || after.get(l).is_some() || after.get(y) != Some(defender) {
+        return false;
+    }
+    debug_assert_ne!(after.get(l), Some(attacker));
+    // The space taken is the chain's only room, and it touches none of the defender's other
+    // chains: through those the chain would connect out instead.
+    after.liberty_points(y).iter().all(|p| taken.contains(p))
+        && taken
+            .iter()
+            .flat_map(|&p| after.neighbours(p))
+            .all(|n| after.get(n) != Some(defender) || after.same_chain(n, y))
 }
 
 /// Whether the owner of the chain at `c` can give it more liberties than it has by a move on

@@ -68,6 +68,140 @@ pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32
     dead
 }
 
+/// `dead` with the chains a nakade kills (`tengen_core::nakade_sacrifice`: two liberties
+/// shared with stones whose sacrifice leaves them an eye space of three points or fewer) and
+/// without those stones, which live once the chain is taken: playouts, which seldom play the
+/// sacrifice, read such a corner as a seki or the other way round. Only where the attacker's
+/// other chains round it are alive by `ownership` (their mean leans the attacker's way by more
+/// than [`NAKADE_WALL`]): a sacrifice inside a wall that is itself short of liberties starts a
+/// capturing race instead. Sorted.
+pub(crate) fn with_nakade(board: &Board, ownership: &[f32], mut dead: Vec<Point>) -> Vec<Point> {
+    let mut seen = vec![false; Point::TABLE_SIZE];
+    for p in board.points() {
+        let Some(defender) = board.get(p) else { continue };
+        if seen[p.index()] {
+            continue;
+        }
+        board.chain(p).for_each(|s| seen[s.index()] = true);
+        let Some(sacrifice) = tengen_core::nakade_sacrifice(board, p) else { continue };
+        let sign = if defender == Color::Black { -1.0 } else { 1.0 };
+        let wall_alive = board
+            .chain(p)
+            .flat_map(|s| board.neighbours(s))
+            .filter(|&n| board.get(n) == Some(!defender) && !sacrifice.iter().any(|&s| board.same_chain(s, n)))
+            .all(|n| {
+                let stones: Vec<Point> = board.chain(n).collect();
+                stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32 > NAKADE_WALL
+            });
+        if wall_alive {
+            dead.extend(board.chain(p));
+            dead.retain(|d| !sacrifice.iter().any(|&s| board.same_chain(s, *d)));
+        }
+    }
+    dead.sort();
+    dead.dedup();
+    dead
+}
+
+/// How far the attacker's wall must lean its way for a nakade to kill ([`with_nakade`]).
+const NAKADE_WALL: f32 = 0.5;
+
+/// A group whose life is in doubt: chains of one colour linked by shared liberties.
+pub(crate) struct WeakGroup {
+    /// Its stones.
+    pub stones: Vec<Point>,
+    /// The mean ownership of its stones, for their owner (+1 theirs, −1 the opponent's).
+    pub ownership: f32,
+    /// The mean ownership, for the owner, of the empty points within two steps of a stone
+    /// (its surroundings: below 0 it stands in the opponent's sphere).
+    pub surroundings: f32,
+}
+
+/// The weak groups of `board` by `ownership` (Black's +1 to White's −1): chains whose mean
+/// ownership for their owner lies within `WEAK_OWNERSHIP` — neither clearly alive nor already
+/// clearly dead —, not proved alive by Benson's algorithm nor in seki by the static rule,
+/// joined into groups where they share a liberty, with their surroundings' ownership.
+pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<WeakGroup> {
+    let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
+    let mut seen = vec![false; Point::TABLE_SIZE];
+    let mut chains: Vec<(Vec<Point>, Vec<Point>, f32)> = Vec::new();
+    for p in board.points() {
+        let Some(c) = board.get(p) else { continue };
+        if seen[p.index()] {
+            continue;
+        }
+        let stones: Vec<Point> = board.chain(p).collect();
+        for s in &stones {
+            seen[s.index()] = true;
+        }
+        let sign = if c == Color::Black { 1.0 } else { -1.0 };
+        let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
+        if WEAK_OWNERSHIP.contains(&own) && !alive[c.index()].is_alive(p) && seki_partners(board, p).is_empty() {
+            chains.push((stones, board.liberty_points(p), own));
+        }
+    }
+    // Join chains of one colour that share a liberty.
+    let mut group: Vec<usize> = (0..chains.len()).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for i in 0..chains.len() {
+        for j in i + 1..chains.len() {
+            let same = board.get(chains[i].0[0]) == board.get(chains[j].0[0]);
+            if same && chains[i].1.iter().any(|l| chains[j].1.contains(l)) {
+                let (a, b) = (root(&mut group, i), root(&mut group, j));
+                group[a] = b;
+            }
+        }
+    }
+    let mut groups: Vec<(usize, WeakGroup, f32)> = Vec::new();
+    for (i, (stones, _, own)) in chains.iter().enumerate() {
+        let r = root(&mut group, i);
+        let n = stones.len() as f32;
+        let at = match groups.iter().position(|g| g.0 == r) {
+            Some(at) => at,
+            None => {
+                groups.push((r, WeakGroup { stones: Vec::new(), ownership: 0.0, surroundings: 0.0 }, 0.0));
+                groups.len() - 1
+            }
+        };
+        let g = &mut groups[at];
+        g.1.stones.extend(stones);
+        g.2 += own * n;
+    }
+    groups
+        .into_iter()
+        .map(|(_, mut g, sum)| {
+            g.ownership = sum / g.stones.len() as f32;
+            g.surroundings = surroundings(board, &g.stones, ownership);
+            g
+        })
+        .collect()
+}
+
+/// The mean ownership, for the owner of `stones`, of the empty points within two steps
+/// (Manhattan distance) of one of them; 0 when there are none.
+fn surroundings(board: &Board, stones: &[Point], ownership: &[f32]) -> f32 {
+    let sign = if board.get(stones[0]) == Some(Color::Black) { 1.0 } else { -1.0 };
+    let near = |q: Point| {
+        stones.iter().any(|s| {
+            (i32::from(s.col()) - i32::from(q.col())).abs() + (i32::from(s.row()) - i32::from(q.row())).abs() <= 2
+        })
+    };
+    let (sum, n) = board
+        .points()
+        .filter(|&q| board.get(q).is_none() && near(q))
+        .fold((0.0, 0), |(sum, n), q| (sum + sign * ownership[q.index()], n + 1));
+    if n == 0 { 0.0 } else { sum / n as f32 }
+}
+
+/// The mean ownership (for the owner) of the chains whose life a reading decides.
+const WEAK_OWNERSHIP: std::ops::RangeInclusive<f32> = -0.1..=0.6;
+
 /// `dead` and the stones inside the opponent's unconditional area (dead whatever is played, as
 /// GNU Go's `unconditional_status` reports them), sorted: a dead group whose capture the
 /// ownership half misses (nicklas19 of GNU Go's regression games) is named all the same.
@@ -86,6 +220,30 @@ mod tests {
 
     fn board(text: &str) -> Board {
         Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
+    }
+
+    #[test]
+    fn a_nakade_kills_inside_a_living_wall_only() {
+        // White's A3-C3-C1 shares A2 and B1 with Black's A1 and B2: Black A2 gives three
+        // stones and leaves White the bent three. With Black's wall alive White is dead and
+        // Black's inside stones live; with the wall leaning White's way nothing changes.
+        let b = board(". . . . .\nX X X X .\nO O O X .\n. X O X .\nX . O X .");
+        let at = |v: &str| -> Point { v.parse().unwrap() };
+        let mut ownership = vec![0f32; Point::TABLE_SIZE];
+        for p in b.points() {
+            ownership[p.index()] = match b.get(p) {
+                Some(Color::Black) => 0.9,
+                Some(Color::White) => -0.2,
+                None => 0.0,
+            };
+        }
+        let white: Vec<Point> = ["A3", "B3", "C3", "C2", "C1"].iter().map(|v| at(v)).collect();
+        let mut expected = white.clone();
+        expected.sort();
+        assert_eq!(with_nakade(&b, &ownership, vec![at("A1"), at("B2")]), expected);
+        let wall: Vec<Point> = b.chain(at("D4")).collect();
+        wall.iter().for_each(|s| ownership[s.index()] = -0.3);
+        assert_eq!(with_nakade(&b, &ownership, vec![]), Vec::<Point>::new());
     }
 
     #[test]
