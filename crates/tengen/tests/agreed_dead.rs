@@ -76,7 +76,12 @@ fn words(text: &str) -> BTreeSet<String> {
 /// number exact and of records loaded, and a line for each record not exact. Panics on a stone
 /// called dead that the players kept alive.
 fn judge(records: &[Marked]) -> (usize, usize, Vec<String>) {
-    let mut gtp = tengen_gtp::client::Client::start(&format!("'{}' gtp", env!("CARGO_BIN_EXE_tengen"))).unwrap();
+    judge_with(records, "")
+}
+
+/// [`judge`], with more arguments for `tengen gtp`.
+fn judge_with(records: &[Marked], args: &str) -> (usize, usize, Vec<String>) {
+    let mut gtp = tengen_gtp::client::Client::start(&format!("'{}' gtp {args}", env!("CARGO_BIN_EXE_tengen"))).unwrap();
     let mut send = |command: &str| gtp.send(command, None);
     let (mut exact, mut counted, mut report) = (0, 0, Vec::new());
     for record in records {
@@ -233,5 +238,31 @@ fn weak_groups_in_the_open_are_dead() {
         .map(|name| marked(&dir.join(name)).unwrap_or_else(|| panic!("{name}: no marked final position")))
         .collect();
     let (exact, counted, report) = judge(&records);
+    assert_eq!((exact, counted), (names.len(), names.len()), "{}", report.join("\n"));
+}
+
+/// With `--model`, the network judges: six games of GNU Go's regression suite whose dead groups
+/// the network left alive until 2026-12-05, when it was asked with the passes that ended the
+/// game in its inputs (it then counts the board as it stands). Each must be exact.
+#[test]
+fn the_network_judges_finished_games_with_the_passes_left_out() {
+    let model = std::env::var("TENGEN_KATAGO_MODEL").unwrap_or_else(|_| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz").display().to_string()
+    });
+    assert!(Path::new(&model).exists(), "{model} is missing: scripts/test fetches it (or set TENGEN_KATAGO_MODEL)");
+    let dir = games_dir();
+    let names = [
+        "handtalk/handtalk5.sgf",
+        "handtalk/handtalk7.sgf",
+        "handtalk/handtalk10.sgf",
+        "handtalk/handtalk11.sgf",
+        "handtalk/handtalk20.sgf",
+        "nicklas/nicklas20.sgf",
+    ];
+    let records: Vec<Marked> = names
+        .iter()
+        .map(|name| marked(&dir.join(name)).unwrap_or_else(|| panic!("{name}: no marked final position")))
+        .collect();
+    let (exact, counted, report) = judge_with(&records, &format!("--model '{model}'"));
     assert_eq!((exact, counted), (names.len(), names.len()), "{}", report.join("\n"));
 }
