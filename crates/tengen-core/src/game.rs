@@ -326,6 +326,40 @@ impl Game {
         Ok(())
     }
 
+    /// Plays `mv` for `color` where a move after two passes means that play resumed (续弈):
+    /// in the counting phase play resumes first ([`Game::resume`]), then the move is played.
+    /// Records, lines of study and GTP's `play` read a move after two passes so.
+    ///
+    /// # Errors
+    /// [`PlayError`]; the game is then unchanged (still counting, if it was).
+    pub fn play_on(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
+        if self.phase != Phase::Counting {
+            return self.play_as(color, mv);
+        }
+        let passes = self.passes;
+        self.resume()?;
+        let played = self.play_as(color, mv);
+        if played.is_err() {
+            self.phase = Phase::Counting;
+            self.passes = passes;
+            self.resumed.pop();
+        }
+        played
+    }
+
+    /// Whether [`Game::play_on`] would take `mv` for `color`, without playing it.
+    ///
+    /// # Errors
+    /// The [`PlayError`] it would answer.
+    pub fn check_on(&self, color: Color, mv: Move) -> Result<(), PlayError> {
+        if self.phase != Phase::Counting {
+            return self.check(color, mv);
+        }
+        let mut resumed = self.clone();
+        resumed.resume()?;
+        resumed.check(color, mv)
+    }
+
     /// Carries out a checked move: board, turn, history, end of play.
     fn apply(&mut self, color: Color, mv: Move) {
         self.to_move = !color;
@@ -496,6 +530,36 @@ mod tests {
         assert_eq!(game.check_turn(Color::White, Move::Play(at("E5"))), Err(PlayError::NotYourTurn(Color::Black)));
         assert_eq!(game.check_turn(Color::Black, Move::Play(at("E5"))), Ok(()));
         assert_eq!(game.legal_points(Color::Black).len(), 81);
+    }
+
+    #[test]
+    fn a_move_after_two_passes_resumes_play_and_a_refused_one_changes_nothing() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        game.play(Move::Play(at("E5"))).unwrap();
+        game.play(Move::Pass).unwrap();
+        game.play(Move::Pass).unwrap();
+        assert_eq!(game.phase(), Phase::Counting);
+        // Occupied: refused, and the game is still being counted, as it was.
+        let counting = game.clone();
+        assert_eq!(
+            game.check_on(Color::White, Move::Play(at("E5"))),
+            Err(PlayError::Illegal(IllegalMove::Occupied(at("E5"))))
+        );
+        assert!(game.play_on(Color::White, Move::Play(at("E5"))).is_err());
+        assert_eq!(
+            (game.phase(), game.moves(), game.to_move()),
+            (counting.phase(), counting.moves(), counting.to_move())
+        );
+        assert_eq!(game.truncated(game.moves().len()).phase(), Phase::Counting, "no resumption remembered");
+        // A legal move resumes play (续弈), remembered for replays.
+        assert_eq!(game.check_on(Color::White, Move::Play(at("C3"))), Ok(()));
+        game.play_on(Color::White, Move::Play(at("C3"))).unwrap();
+        assert_eq!((game.phase(), game.to_move()), (Phase::Playing, Color::Black));
+        let replayed = game.truncated(game.moves().len());
+        assert_eq!((replayed.phase(), replayed.board().hash()), (Phase::Playing, game.board().hash()));
+        // In play, the same as `play_as`.
+        game.play_on(Color::Black, Move::Play(at("G7"))).unwrap();
+        assert_eq!(game.moves().len(), 5);
     }
 
     #[test]

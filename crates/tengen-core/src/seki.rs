@@ -5,13 +5,13 @@
 //! only because the other side's stones round it have liberties elsewhere counts only if those
 //! stones' liberties are closed to it as well, and a point self-atari only because its own
 //! chain is short of liberties counts only if that chain cannot gain liberties by connecting or
-//! capturing first, nor sacrifice stones there whose capture leaves the other chain a nakade
-//! (an eye space of three points or fewer). This covers the textbook forms (two shared
-//! liberties; an eye each and one shared liberty; one eye against none; stones without eyes
-//! that share liberties with groups of one eye) and refuses the false seki of a finished game
-//! (one eye and a point the attacker fills after connecting; an eye kept by a stone the
-//! attacker can put in atari; shared liberties whose filling kills by nakade); a
-//! life-and-death reader would find more. Counting and dead-stone judgements use it so that a
+//! capturing first. This covers the textbook forms (two shared liberties; an eye each and one
+//! shared liberty; one eye against none; stones without eyes that share liberties with groups
+//! of one eye) and refuses the false seki of a finished game (one eye and a point the attacker
+//! fills after connecting; an eye kept by a stone the attacker can put in atari). It is the
+//! static rule of terms.md §14.3, which the commentary names: shared liberties whose filling
+//! kills by nakade pass it, and [`nakade_sacrifice`] finds them for the judgement of dead
+//! stones; a life-and-death reader would find more. Counting and dead-stone judgements use it so that a
 //! seki is never called dead.
 
 use crate::board::{Board, PointSet};
@@ -35,16 +35,17 @@ use crate::point::Point;
 /// let (white, black) = (game.board().chain(at("B5")).min().unwrap(), game.board().chain(at("D5")).min().unwrap());
 /// assert_eq!(seki_partners(game.board(), at("B5")), [black]);
 /// assert_eq!(seki_partners(game.board(), at("D5")), [white]);
-/// // White's A3-C3-C1 and Black's B2 and A1 share A2 and B1, but this is no seki: Black
-/// // throws in at A2, White takes the three stones, and Black's stone on the vital point of
-/// // the bent three leaves White one eye.
+/// // White's A3-C3-C1 and Black's B2 and A1 share A2 and B1: whoever fills one is captured,
+/// // a seki by the static rule (A1 touches no White stone and takes part by its liberties).
+/// // Black can kill all the same by nakade (`nakade_sacrifice`): A2 gives three stones and
+/// // leaves White the bent three.
 /// let game = Game::try_from(Setup::from_ascii("
 ///     . . . . .
 ///     X X X X .
 ///     O O O X .
 ///     . X O X .
 ///     X . O X .").unwrap()).unwrap();
-/// assert!(seki_partners(game.board(), at("C1")).is_empty());
+/// assert_eq!(seki_partners(game.board(), at("C1")), [at("A1"), at("B2")]);
 /// // The wall around them is in no seki either.
 /// assert!(seki_partners(game.board(), at("D4")).is_empty());
 /// ```
@@ -109,9 +110,6 @@ fn stuck(board: &Board, x: Point, y: Point) -> bool {
             if board.neighbours(l).any(|n| board.get(n) == Some(cx) && can_gain(board, n)) {
                 return false;
             }
-            if sacrifice_kills(&t, l, chain) {
-                return false;
-            }
         }
     }
     true
@@ -171,9 +169,7 @@ const NAKADE_AT_MOST: usize = 3;
 /// On `t`, where the attacker has just played `l` into self-atari on a liberty of the
 /// defender's chain at `y`: whether the defender's capture leaves that chain with no
 /// liberties but the points of the stones it took, at most [`NAKADE_AT_MOST`] of them — a
-/// nakade: the attacker plays the vital point again and the chain has one eye. Then the point
-/// is not closed to the attacker (the false seki of a bent three in the corner: the players
-/// of GNU Go's regression game handtalk1 agreed it dead).
+/// nakade: the attacker plays the vital point again and the chain has one eye.
 fn sacrifice_kills(t: &Board, l: Point, y: Point) -> bool {
     let Some(attacker) = t.get(l) else { return false };
     let Some(defender) = t.get(y) else { return false };

@@ -46,7 +46,23 @@ pub(crate) fn opponent_dead_stands(board: &Board, color: Color, dead: &[Point]) 
 pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
     let mut dead = Vec::new();
+    for (stones, own) in chains_owned(board, ownership) {
+        let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
+        // The static seki rule tries moves on copies of the board: only for chains the
+        // ownership would call dead.
+        if own < -threshold && !alive[c.index()].is_alive(p) && seki_partners(board, p).is_empty() {
+            dead.extend(stones);
+        }
+    }
+    dead.sort();
+    dead
+}
+
+/// Every chain of `board` with the mean `ownership` of its stones for their owner (+1 theirs,
+/// −1 the opponent's).
+fn chains_owned(board: &Board, ownership: &[f32]) -> Vec<(Vec<Point>, f32)> {
     let mut seen = vec![false; Point::TABLE_SIZE];
+    let mut chains = Vec::new();
     for p in board.points() {
         let Some(c) = board.get(p) else { continue };
         if seen[p.index()] {
@@ -58,14 +74,9 @@ pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32
         }
         let sign = if c == Color::Black { 1.0 } else { -1.0 };
         let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
-        // The static seki rule tries moves on copies of the board: only for chains the
-        // ownership would call dead.
-        if own < -threshold && !alive[c.index()].is_alive(p) && seki_partners(board, p).is_empty() {
-            dead.extend(stones);
-        }
+        chains.push((stones, own));
     }
-    dead.sort();
-    dead
+    chains
 }
 
 /// `dead` with the chains a nakade kills (`tengen_core::nakade_sacrifice`: two liberties
@@ -123,21 +134,12 @@ pub(crate) struct WeakGroup {
 /// joined into groups where they share a liberty, with their surroundings' ownership.
 pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<WeakGroup> {
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
-    let mut seen = vec![false; Point::TABLE_SIZE];
     let mut chains: Vec<(Vec<Point>, Vec<Point>, f32)> = Vec::new();
-    for p in board.points() {
-        let Some(c) = board.get(p) else { continue };
-        if seen[p.index()] {
-            continue;
-        }
-        let stones: Vec<Point> = board.chain(p).collect();
-        for s in &stones {
-            seen[s.index()] = true;
-        }
-        let sign = if c == Color::Black { 1.0 } else { -1.0 };
-        let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
+    for (stones, own) in chains_owned(board, ownership) {
+        let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
         if WEAK_OWNERSHIP.contains(&own) && !alive[c.index()].is_alive(p) && seki_partners(board, p).is_empty() {
-            chains.push((stones, board.liberty_points(p), own));
+            let liberties = board.liberty_points(p);
+            chains.push((stones, liberties, own));
         }
     }
     // Join chains of one colour that share a liberty.

@@ -2444,11 +2444,12 @@ mod tests {
     #[test]
     fn a_straight_three_nakade_is_no_seki() {
         // The end of a game against GNU Go (2026-11-30): White's chain A2-E2-G1 and Black's
-        // B1-C1 share their only liberties, A1 and D1. It looks like a seki, and until
-        // 2026-12-05 the static rule took it for one, but it is none: Black A1 gives three
-        // stones, White takes them at D1 and has the straight three A1-B1-C1 only, whose vital
-        // point B1 Black plays again (GNU Go too calls White's eleven stones dead). White's
-        // A9, B8 and A5-B5, each in atari inside Black's area, are dead.
+        // B1-C1 share their only liberties, A1 and D1. The static seki rule takes it for a seki
+        // (whoever fills one is captured), and until 2026-12-05 so did the judgement, but it is
+        // none: Black A1 gives three stones, White takes them at D1 and has the straight three
+        // A1-B1-C1 only, whose vital point B1 Black plays again (GNU Go too calls White's
+        // eleven stones dead). White's A9, B8 and A5-B5, each in atari inside Black's area,
+        // are dead.
         let setup = Setup::from_ascii(
             "
             O X X X X X X O .
@@ -2464,7 +2465,7 @@ mod tests {
         .unwrap();
         let game = Game::try_from(setup).unwrap();
         let dead = Mcts::new(SearchParams { playouts: 4_000, ..SearchParams::default() }).dead_stones_of(&game);
-        assert!(tengen_core::seki_partners(game.board(), at("B1")).is_empty());
+        assert_eq!(tengen_core::nakade_sacrifice(game.board(), at("A2")), Some(vec![at("B1"), at("C1")]));
         for stone in ["B1", "C1"] {
             assert!(!dead.contains(&at(stone)), "{stone} lives once White's chain is taken: {dead:?}");
         }

@@ -420,16 +420,11 @@ fn place_free_handicap(s: &mut Session, args: &[&str]) -> Reply {
 fn play(s: &mut Session, args: &[&str]) -> Reply {
     arity(args, 2)?;
     let (c, m) = (color(args[0])?, mv(s, args[1])?);
-    // On a copy: a refused move must not even resume play after two passes.
-    let mut trial = s.game.clone();
-    if trial.phase() == Phase::Counting {
-        trial.resume().map_err(|e| e.to_string())?;
-    }
-    if let Phase::Ended(o) = trial.phase() {
+    // A refused move does not even resume play after two passes (`Game::play_on`).
+    if let Phase::Ended(o) = s.game.phase() {
         return Err(format!("the game is over ({})", o.result_points()));
     }
-    trial.play_as(c, m).map_err(|e| format!("illegal move: {e}"))?;
-    s.game = trial;
+    s.game.play_on(c, m).map_err(|e| format!("illegal move: {e}"))?;
     Ok(String::new())
 }
 

@@ -200,10 +200,7 @@ pub fn review(
     positions.push(g.clone());
     for (i, &(c, mv)) in moves.iter().enumerate() {
         let replay = |e: tengen_core::PlayError| ReviewError::Replay { number: i + 1, reason: e.to_string() };
-        if g.phase() == tengen_core::Phase::Counting {
-            g.resume().map_err(replay)?;
-        }
-        g.play_as(c, mv).map_err(replay)?;
+        g.play_on(c, mv).map_err(replay)?;
         positions.push(g.clone());
     }
     let mover = |i: usize| moves.get(i).map_or(game.to_move(), |m| m.0);

@@ -321,7 +321,9 @@ impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Bo
         let limit = state.limits().body_bytes;
         let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| body_error(&e, limit))?;
         let invalid = |e: serde_json::Error| ApiError::bad_request(format!("invalid JSON body: {e}"));
-        let mut value = if bytes.iter().all(u8::is_ascii_whitespace) {
+        // Empty, or JSON's own whitespace only (not a form feed, which `is_ascii_whitespace`
+        // counts and JSON does not).
+        let mut value = if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
             serde_json::Value::Null
         } else {
             serde_json::from_slice(&bytes).map_err(invalid)?

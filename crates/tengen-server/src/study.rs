@@ -8,7 +8,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use tengen_core::{Color, Game, Komi, Move, Phase, Rules};
+use tengen_core::{Color, Game, Komi, Move, Rules};
 use utoipa::ToSchema;
 
 use crate::analysis::{Position, Running, Snapshot};
@@ -33,11 +33,8 @@ pub(crate) fn play_line(game: &mut Game, line: &[String], what: &str) -> Result<
         let mv: Move = text.trim().parse().map_err(|_| {
             ApiError::refused(format!("{what}: move {} is not a vertex or pass: {text:?}", i + 1)).because("move")
         })?;
-        if game.phase() == Phase::Counting {
-            game.resume().map_err(|e| ApiError::from(GameError::Play(e)))?;
-        }
         let color = game.to_move();
-        if let Err(e) = game.play(mv) {
+        if let Err(e) = game.play_on(color, mv) {
             let mut refusal = ApiError::from(GameError::Play(e));
             refusal.detail = format!("{what}: move {} ({color} {mv}): {}", i + 1, refusal.detail);
             return Err(refusal);

@@ -178,12 +178,8 @@ impl Record {
                     }
                     _ => continue,
                 };
-                let result = to_move(m, size).and_then(|mv| {
-                    if game.phase() == tengen_core::Phase::Counting {
-                        game.resume().map_err(|e| e.to_string())?;
-                    }
-                    game.play_as(color, mv).map_err(|e| format!("{color} {mv}: {e}"))
-                });
+                let result =
+                    to_move(m, size).and_then(|mv| game.play_on(color, mv).map_err(|e| format!("{color} {mv}: {e}")));
                 if let Err(message) = result {
                     problems.push(Problem { node: i, move_number: game.moves().len() + 1, message });
                     if policy == IllegalMoves::Stop {

@@ -396,10 +396,7 @@ fn replay_main_line(root: &Node, size: usize, problems: &mut Vec<Diagnostic>) {
             } else {
                 continue; // reported above
             };
-            if game.phase() == tengen_core::Phase::Counting {
-                let _ = game.resume();
-            }
-            if let Err(e) = game.play_as(color, mv) {
+            if let Err(e) = game.play_on(color, mv) {
                 let reason = e.to_string().replace(&mv.to_string(), v);
                 problems.push(Diagnostic { at: p.at, message: format!("{}[{v}]: {reason}", p.id) });
             }

@@ -1,7 +1,7 @@
 //! A game being commented move by move: legality with the game's whole history (positional
 //! superko) and the recent moves the history-dependent names need.
 
-use tengen_core::{Color, Game, IllegalMove, Move, Phase, PlayError, Point};
+use tengen_core::{Color, Game, IllegalMove, Move, PlayError, Point};
 
 use crate::moves::{MoveNames, Recent, name_move};
 
@@ -39,14 +39,7 @@ impl Commentary {
     /// [`PlayError`]; nothing changes then.
     pub fn play(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
         let before = self.game.board().clone();
-        if self.game.phase() == Phase::Counting {
-            let mut resumed = self.game.clone();
-            resumed.resume()?;
-            resumed.play_as(color, mv)?;
-            self.game = resumed;
-        } else {
-            self.game.play_as(color, mv)?;
-        }
+        self.game.play_on(color, mv)?;
         let point = match mv {
             Move::Play(p) => Some(p),
             Move::Pass => None,
@@ -60,12 +53,7 @@ impl Commentary {
     /// # Errors
     /// [`IllegalMove`], superko included.
     pub fn name(&self, color: Color, p: Point) -> Result<MoveNames, IllegalMove> {
-        let check = if self.game.phase() == Phase::Counting {
-            let mut resumed = self.game.clone();
-            resumed.resume().and_then(|()| resumed.check(color, Move::Play(p)))
-        } else {
-            self.game.check(color, Move::Play(p))
-        };
+        let check = self.game.check_on(color, Move::Play(p));
         if let Err(PlayError::Illegal(e)) = check {
             return Err(e);
         }

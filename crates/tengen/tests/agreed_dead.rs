@@ -146,13 +146,7 @@ fn dead_stones_of_real_finished_games_match_the_agreed_ones() {
 /// attacker can put in atari): each must now be exact.
 #[test]
 fn dead_groups_in_a_false_seki_are_dead() {
-    let dir = games_dir();
-    let records: Vec<Marked> = ["kgs/sade-GNU.sgf", "gifu2005/mfg-gnugo.sgf", "olympiad2003/aya_vs_gnugo.sgf"]
-        .iter()
-        .map(|name| marked(&dir.join(name)).unwrap_or_else(|| panic!("{name}: no marked final position")))
-        .collect();
-    let (exact, counted, report) = judge(&records);
-    assert_eq!((exact, counted), (3, 3), "{}", report.join("\n"));
+    all_exact(&games_dir(), &["kgs/sade-GNU.sgf", "gifu2005/mfg-gnugo.sgf", "olympiad2003/aya_vs_gnugo.sgf"], "");
 }
 
 /// A position of OGS's score-estimator tests (`tests/data/ogs/*.game`, from the repository
@@ -233,11 +227,16 @@ fn weak_groups_in_the_open_are_dead() {
         "kgs/20040517-siRNA-GnuGoCVS.sgf",
         "olympiad2003/gnugo_vs_jimmy.sgf",
     ];
+    all_exact(&dir, &names, "");
+}
+
+/// Asserts that `tengen gtp ARGS` is exact on each of the records `names` of `dir`.
+fn all_exact(dir: &Path, names: &[&str], args: &str) {
     let records: Vec<Marked> = names
         .iter()
         .map(|name| marked(&dir.join(name)).unwrap_or_else(|| panic!("{name}: no marked final position")))
         .collect();
-    let (exact, counted, report) = judge(&records);
+    let (exact, counted, report) = judge_with(&records, args);
     assert_eq!((exact, counted), (names.len(), names.len()), "{}", report.join("\n"));
 }
 
@@ -259,10 +258,5 @@ fn the_network_judges_finished_games_with_the_passes_left_out() {
         "handtalk/handtalk20.sgf",
         "nicklas/nicklas20.sgf",
     ];
-    let records: Vec<Marked> = names
-        .iter()
-        .map(|name| marked(&dir.join(name)).unwrap_or_else(|| panic!("{name}: no marked final position")))
-        .collect();
-    let (exact, counted, report) = judge_with(&records, &format!("--model '{model}'"));
-    assert_eq!((exact, counted), (names.len(), names.len()), "{}", report.join("\n"));
+    all_exact(&dir, &names, &format!("--model '{model}'"));
 }
