@@ -273,7 +273,7 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 pub async fn guard(State(app): State<AppState>, request: Request, next: Next) -> Response {
     let started = Instant::now();
     let client = Client::of(request.extensions());
-    let method = request.method().as_str().to_owned();
+    let method = method_label(request.method());
     let route = request.extensions().get::<MatchedPath>().map_or("unmatched", MatchedPath::as_str).to_owned();
     let mut response = match Quotas::check(&app.quotas().requests, client) {
         Ok(()) => match tokio::time::timeout(app.limits().request_timeout, next.run(request)).await {
@@ -285,12 +285,31 @@ pub async fn guard(State(app): State<AppState>, request: Request, next: Next) ->
             }
         },
         Err(wait) => {
+            // Counted once, in `tengen_rate_limited_total`: no series, no log line per refusal
+            // (a flood must not grow the metrics or the log).
             app.metrics().limited.fetch_add(1, Ordering::Relaxed);
-            ApiError::too_many(format!("too many requests from this address: slow down ({wait} s)"), wait)
-                .into_response()
+            let mut response =
+                ApiError::too_many(format!("too many requests from this address: slow down ({wait} s)"), wait)
+                    .into_response();
+            security_headers(response.headers_mut());
+            return response;
         }
     };
-    let headers = response.headers_mut();
+    security_headers(response.headers_mut());
+    let status = response.status().as_u16();
+    let elapsed = started.elapsed();
+    app.metrics().record(method, &route, status, elapsed);
+    let ms = (elapsed.as_secs_f64() * 1e4).round() / 10.0;
+    if status >= 500 {
+        tracing::warn!(%method, %route, status, latency_ms = ms, client = %client.0, "request");
+    } else {
+        tracing::info!(%method, %route, status, latency_ms = ms, client = %client.0, "request");
+    }
+    response
+}
+
+/// The security headers of every answer.
+fn security_headers(headers: &mut axum::http::HeaderMap) {
     for (name, value) in [
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -300,16 +319,28 @@ pub async fn guard(State(app): State<AppState>, request: Request, next: Next) ->
     ] {
         headers.insert(name, HeaderValue::from_static(value));
     }
-    let status = response.status().as_u16();
-    let elapsed = started.elapsed();
-    app.metrics().record(&method, &route, status, elapsed);
-    let ms = (elapsed.as_secs_f64() * 1e4).round() / 10.0;
-    if status >= 500 {
-        tracing::warn!(%method, %route, status, latency_ms = ms, client = %client.0, "request");
-    } else {
-        tracing::info!(%method, %route, status, latency_ms = ms, client = %client.0, "request");
-    }
-    response
+}
+
+/// The method as the metrics and the log name it: one of HTTP's own, or `other` — a client
+/// chooses the method's text (any token, 100,000 characters long), and each new one was a
+/// new series of `/metrics` for good and a log line as long.
+fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    [
+        Method::GET,
+        Method::HEAD,
+        Method::POST,
+        Method::PUT,
+        Method::DELETE,
+        Method::OPTIONS,
+        Method::PATCH,
+        Method::CONNECT,
+        Method::TRACE,
+    ]
+    .into_iter()
+    .zip(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"])
+    .find_map(|(m, label)| (m == method).then_some(label))
+    .unwrap_or("other")
 }
 
 /// A handler that panicked: 500 in the API's own form, and the panic logged (the server
@@ -339,6 +370,15 @@ mod tests {
         // 20 an hour: one every 180 s.
         assert!((170..=180).contains(&refused.retry_after.unwrap()), "{:?}", refused.retry_after);
         assert!(quotas.new_game(b).is_ok(), "another client has its own quota");
+    }
+
+    #[test]
+    fn methods_are_labelled_from_a_bounded_set() {
+        let long = axum::http::Method::from_bytes("X".repeat(100_000).as_bytes()).unwrap();
+        assert_eq!(method_label(&long), "other");
+        assert_eq!(method_label(&axum::http::Method::from_bytes(b"PROPFIND").unwrap()), "other");
+        assert_eq!(method_label(&axum::http::Method::GET), "GET");
+        assert_eq!(method_label(&axum::http::Method::PATCH), "PATCH");
     }
 
     #[test]

@@ -216,6 +216,28 @@ async fn a_client_past_its_share_gets_429_with_retry_after() {
     assert_eq!(created, 3);
 }
 
+/// A flood of refused requests and of made-up methods (a client chooses the method's text)
+/// leaves the metrics as they were: refusals are one counter, unknown methods one label.
+#[tokio::test]
+async fn floods_and_made_up_methods_do_not_grow_the_metrics() {
+    let limits = Limits { requests_per_second: 1, request_burst: 3, ..Limits::default() };
+    let app = server(limits).await;
+    for _ in 0..50 {
+        send(&app, "GET", "/api/games", &[], Body::empty()).await;
+    }
+    let long = "M".repeat(4_000);
+    for method in [long.as_str(), "PROPFIND", "BREW"] {
+        let (s, _, _) = send(&app, method, "/api/games", &[], Body::empty()).await;
+        assert!(s.is_client_error(), "{s}");
+    }
+    let metrics = app.metrics().render(&[]);
+    assert!(!metrics.contains("status=\"429\""), "no series per refused request:\n{metrics}");
+    assert!(!metrics.contains("PROPFIND") && !metrics.contains(&long[..100]), "{metrics}");
+    let series = metrics.lines().filter(|l| l.starts_with("tengen_http_requests_total{")).count();
+    assert!(series <= 3, "{series} series:\n{metrics}");
+    assert!(metrics.contains("tengen_rate_limited_total"), "{metrics}");
+}
+
 #[tokio::test]
 async fn the_computer_serves_clients_in_turn_and_caps_each() {
     let app = server(Limits { computer_moves: 2, ..common::roomy() }).await;
