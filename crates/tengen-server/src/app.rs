@@ -383,17 +383,24 @@ impl AppState {
         action: Action,
         check: impl FnOnce(&StoredGame, &State) -> Result<Option<Color>, ApiError>,
     ) -> Result<State, ApiError> {
-        let state = self
+        let (state, appended) = self
             .locked(id, async {
                 let (stored, mut state) = self.load(id).await?;
                 let color = check(&stored, &state)?;
                 let event = Event { action, color, at_ms: now_ms() };
+                // An action that changes nothing is checked like any other, and not logged.
+                let unchanged = state.unchanged_by(&event.action).then(|| state.clone());
                 state.apply(&event)?;
+                if let Some(unchanged) = unchanged {
+                    return Ok::<_, ApiError>((unchanged, false));
+                }
                 self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
-                Ok::<_, ApiError>(state)
+                Ok::<_, ApiError>((state, true))
             })
             .await?;
-        self.changed(id, &state, client);
+        if appended {
+            self.changed(id, &state, client);
+        }
         Ok(state)
     }
 

@@ -840,6 +840,21 @@ impl State {
         self.clocks[c.index()].remaining_ms(&self.config.time).map(|left| self.clock_since + left.max(0))
     }
 
+    /// Whether `action` would leave the game as it is (a toggle to the state the chain is
+    /// already in): the server checks it like any action but appends nothing.
+    #[must_use]
+    pub fn unchanged_by(&self, action: &Action) -> bool {
+        match action {
+            Action::Toggle { point, dead: Some(dead) } => {
+                self.game.phase() == Phase::Counting
+                    && self.game.board().contains(*point)
+                    && self.game.board().get(*point).is_some()
+                    && self.dead.contains(point) == *dead
+            }
+            _ => false,
+        }
+    }
+
     /// Checks `event` and applies it; on error the state is unchanged.
     ///
     /// # Errors

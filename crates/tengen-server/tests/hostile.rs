@@ -156,12 +156,20 @@ async fn the_scoring_phase_refuses_stale_accepts_and_retried_toggles_are_idempot
     }
     common::wait_for(&app, id, |v| v["phase"] == "counting" && v["events"].as_u64() == Some(5)).await;
     let toggle = |dead: bool| json!({"point": "A1", "dead": dead});
-    for _ in 0..2 {
+    for _ in 0..3 {
         let (s, v) =
             common::call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(black), Some(toggle(true))).await;
         assert_eq!(s, StatusCode::OK, "{v}");
         assert_eq!(v["dead"], json!(["A1"]), "a retry changes nothing");
+        // The server's proposal marks A1 already: nothing is added to the log.
+        assert_eq!(v["events"], 5, "{v}");
     }
+    let (_, v) = common::call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(v["events"], 5, "{v}");
+    // A retried toggle is still checked: no stone there, refused.
+    let empty = json!({"point": "J9", "dead": false});
+    let (s, _) = common::call(&app, "POST", &format!("/api/games/{id}/toggle"), Some(black), Some(empty)).await;
+    assert!(s.is_client_error(), "{s}");
     // White saw the marking before the toggle: refused, and the game goes on being counted.
     let (s, v) =
         common::call(&app, "POST", &format!("/api/games/{id}/accept"), Some(white), Some(json!({"dead": []}))).await;
