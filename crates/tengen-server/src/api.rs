@@ -326,6 +326,7 @@ impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Bo
         let mut value = if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
             serde_json::Value::Null
         } else {
+            no_duplicate_keys(&bytes).map_err(invalid)?;
             serde_json::from_slice(&bytes).map_err(invalid)?
         };
         // No body, or `null`: no options given.
@@ -343,6 +344,60 @@ impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Bo
             if path == "." { invalid(e) } else { ApiError::bad_request(format!("invalid JSON body at {path}: {e}")) }
         })
     }
+}
+
+/// Refuses a JSON text with a key twice in one object, at any depth: serde_json keeps the last
+/// one silently, so `{"size": 9, "size": 19}` would be read as whatever came last.
+fn no_duplicate_keys(bytes: &[u8]) -> Result<(), serde_json::Error> {
+    use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
+    struct Check;
+    impl<'de> DeserializeSeed<'de> for Check {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+            deserializer.deserialize_any(Check)
+        }
+    }
+    impl<'de> Visitor<'de> for Check {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Check)?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut keys = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !keys.insert(key.clone()) {
+                    return Err(A::Error::custom(format!("the key {key:?} is given twice")));
+                }
+                map.next_value_seed(Check)?;
+            }
+            Ok(())
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    Check.deserialize(&mut deserializer)?;
+    deserializer.end()
 }
 
 /// Writes every whole number given with a fraction (`19.0`) as an integer, as JSON Schema

@@ -347,6 +347,9 @@ async fn bodies_read_as_the_api_document_says() {
         r#"{"size": 9.5}"#,
         "\x0c",
         "\x0b",
+        // A key twice (serde_json would keep the last one silently), at any depth.
+        r#"{"size": 9, "size": 19}"#,
+        r#"{"opponent": {"computer": {"level": 1, "level": 9}}}"#,
     ] {
         let (s, text) = create(body).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {text}");
