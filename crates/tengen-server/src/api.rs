@@ -613,7 +613,7 @@ async fn create(
     }
     let rules = Rules::preset(&rules_name).map_err(|_| GameError::Rules(rules_name.clone()))?;
     let komi = match new.komi {
-        Some(k) => Komi::from_points(k).map_err(|_| ApiError::bad_request(format!("invalid komi {k}")))?,
+        Some(k) => crate::record::komi_points(k)?,
         None if handicap > 0 || rang_xian => Komi::ZERO,
         None => rules.komi,
     };

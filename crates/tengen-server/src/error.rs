@@ -155,9 +155,11 @@ impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         let reason = Some(e.reason());
         let mut api = match e {
-            GameError::Size(_) | GameError::Komi | GameError::Level(_) | GameError::Time(_) | GameError::Rules(_) => {
-                ApiError::bad_request(e.to_string())
-            }
+            GameError::Size(_)
+            | GameError::Komi(_)
+            | GameError::Level(_)
+            | GameError::Time(_)
+            | GameError::Rules(_) => ApiError::bad_request(e.to_string()),
             GameError::MarkingChanged { .. } => ApiError::stale(e.to_string()),
             GameError::Log { .. } => return ApiError::internal(&e),
             _ => ApiError::refused(e.to_string()),

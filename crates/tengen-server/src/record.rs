@@ -19,15 +19,27 @@ pub const MAX_MOVES: usize = 1_200;
 /// The longest player name, in characters.
 pub const NAME_CHARS: usize = 40;
 
+/// The one check of a komi given in points, wherever a request gives one: a multiple of ½
+/// point from −361 to 361.
+///
+/// # Errors
+/// [`GameError::Komi`] naming the value.
+pub fn komi_points(points: f64) -> Result<Komi, GameError> {
+    match Komi::from_points(points) {
+        Ok(komi) if points.abs() <= 361.0 => Ok(komi),
+        _ => Err(GameError::Komi(points)),
+    }
+}
+
 /// Why the game refuses a configuration or an action: every variant reads as a sentence.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum GameError {
     /// The board size is outside 2 to 25.
     #[error("the board size must be 2 to 25, not {0}")]
     Size(usize),
-    /// Komi outside ±361 points.
-    #[error("komi must be between -361 and 361 points")]
-    Komi,
+    /// Komi not a multiple of ½ point within ±361 points ([`komi_points`]).
+    #[error("komi must be a multiple of ½ point from -361 to 361, not {0}")]
+    Komi(f64),
     /// The computer's level is outside 1 to 10.
     #[error("the computer's level must be 1 to 10, not {0}")]
     Level(u8),
@@ -169,7 +181,7 @@ impl GameError {
         use tengen_core::IllegalMove as I;
         let (code, point, color) = match self {
             GameError::Size(_) => ("size", None, None),
-            GameError::Komi => ("komi", None, None),
+            GameError::Komi(_) => ("komi", None, None),
             GameError::Level(_) => ("level", None, None),
             GameError::NoHandicap(_) => ("no_handicap", None, None),
             GameError::HandicapCount { .. } => ("handicap_count", None, None),
@@ -452,7 +464,7 @@ impl Config {
             return Err(GameError::Size(self.size));
         }
         if self.komi_half_points.abs() > 2 * 361 {
-            return Err(GameError::Komi);
+            return Err(GameError::Komi(f64::from(self.komi_half_points) / 2.0));
         }
         if let Opponent::Computer { level } = self.opponent
             && !(1..=10).contains(&level)

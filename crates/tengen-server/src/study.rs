@@ -8,7 +8,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use tengen_core::{Color, Game, Komi, Move, Rules};
+use tengen_core::{Color, Game, Move, Rules};
 use utoipa::ToSchema;
 
 use crate::analysis::{Position, Running, Snapshot};
@@ -112,13 +112,7 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
             ApiError::refused(format!("the analysis counts by the Chinese rules only, not {rules:?}")).because("rules")
         );
     }
-    let komi = req
-        .komi
-        .map(|k| match Komi::from_points(k) {
-            Ok(komi) if k.abs() <= 361.0 => Ok(komi),
-            _ => Err(ApiError::from(GameError::Komi)),
-        })
-        .transpose()?;
+    let komi = req.komi.map(crate::record::komi_points).transpose()?;
     // An empty board's rules, and an SGF record's when it gives no komi.
     let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
     let mut game = if let Some(id) = &req.game {

@@ -244,7 +244,8 @@ async fn the_computer_answers_and_undo_takes_back_both_moves(db: &str) {
         (json!({"black_name": "  "}), refused, "black_name: a name cannot be empty"),
         (json!({"color": "red"}), bad, "color"),
         (json!({"color": "Black"}), bad, "unknown variant `Black`"),
-        (json!({"komi": 7.25}), bad, "invalid komi 7.25"),
+        (json!({"komi": 7.25}), bad, "komi must be a multiple of ½ point from -361 to 361, not 7.25"),
+        (json!({"komi": 400}), bad, "komi must be a multiple of ½ point from -361 to 361, not 400"),
         (json!({"opponent": {"computer": {"level": 0}}}), bad, "level"),
         (
             json!({"time": {"kind": "byoyomi", "main": 0, "period": 0, "periods": 1}}),

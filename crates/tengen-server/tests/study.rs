@@ -84,6 +84,11 @@ async fn analysis_is_refused_where_it_must_be() {
         let (s, v) = call(&app, "POST", "/api/analysis", None, Some(body.clone())).await;
         assert_eq!((s, v["reason"].as_str()), (status, reason), "{body}: {v}");
     }
+    // A komi the API document allows the range of but not the step of is told so: one check,
+    // the same sentence as a new game's.
+    let (s, v) = call(&app, "POST", "/api/analysis", None, Some(json!({"size": 9, "komi": 7.25}))).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["detail"], "komi must be a multiple of ½ point from -361 to 361, not 7.25", "{v}");
     // The sentence of the rules names the move of the line.
     let (_, v) = call(&app, "POST", "/api/analysis", None, Some(json!({"game": ended, "at": 2, "then": ["E5"]}))).await;
     assert!(v["detail"].as_str().unwrap().contains("then: move 1 (black E5)"), "{v}");
