@@ -326,6 +326,20 @@ impl Game {
         Ok(())
     }
 
+    /// The stones as they stand, with the rules and the handicap, as a new game without history
+    /// (no moves, no passes, no superko record) with `to_move` to play: a position to read or
+    /// to evaluate afresh.
+    #[must_use]
+    pub fn position_only(&self, to_move: Color) -> Game {
+        let stones = |c: Color| self.board.points().filter(|&p| self.board.get(p) == Some(c)).collect::<Vec<_>>();
+        let black = stones(Color::Black);
+        // Handicap stones since captured are not counted as handicap stones standing.
+        let handicap = self.handicap.min(black.len());
+        let setup =
+            Setup { size: self.board.size(), rules: self.rules, black, white: stones(Color::White), to_move, handicap };
+        Game::try_from(setup).expect("the stones of a game make a valid position")
+    }
+
     /// Plays `mv` for `color` where a move after two passes means that play resumed (续弈):
     /// in the counting phase play resumes first ([`Game::resume`]), then the move is played.
     /// Records, lines of study and GTP's `play` read a move after two passes so.

@@ -171,7 +171,6 @@ const NAKADE_AT_MOST: usize = 3;
 /// liberties but the points of the stones it took, at most [`NAKADE_AT_MOST`] of them — a
 /// nakade: the attacker plays the vital point again and the chain has one eye.
 fn sacrifice_kills(t: &Board, l: Point, y: Point) -> bool {
-    let Some(attacker) = t.get(l) else { return false };
     let Some(defender) = t.get(y) else { return false };
     let taken: Vec<Point> = t.chain(l).collect();
     if taken.len() > NAKADE_AT_MOST {
@@ -185,7 +184,6 @@ fn sacrifice_kills(t: &Board, l: Point, y: Point) -> bool {
     if after.play_unchecked(m, defender).captured == 0 || after.get(l).is_some() || after.get(y) != Some(defender) {
         return false;
     }
-    debug_assert_ne!(after.get(l), Some(attacker));
     // The space taken is the chain's only room, and it touches none of the defender's other
     // chains: through those the chain would connect out instead.
     after.liberty_points(y).iter().all(|p| taken.contains(p))

@@ -72,11 +72,21 @@ fn chains_owned(board: &Board, ownership: &[f32]) -> Vec<(Vec<Point>, f32)> {
         for s in &stones {
             seen[s.index()] = true;
         }
-        let sign = if c == Color::Black { 1.0 } else { -1.0 };
-        let own = stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32;
+        let own = mean_for(c, &stones, ownership);
         chains.push((stones, own));
     }
     chains
+}
+
+/// The mean of `ownership` (Black's +1 to White's −1) over `points`, for `color` (+1 its own);
+/// 0 for no points.
+fn mean_for(color: Color, points: &[Point], ownership: &[f32]) -> f32 {
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    if points.is_empty() {
+        0.0
+    } else {
+        points.iter().map(|p| sign * ownership[p.index()]).sum::<f32>() / points.len() as f32
+    }
 }
 
 /// `dead` with the chains a nakade kills (`tengen_core::nakade_sacrifice`: two liberties
@@ -87,26 +97,18 @@ fn chains_owned(board: &Board, ownership: &[f32]) -> Vec<(Vec<Point>, f32)> {
 /// than [`NAKADE_WALL`]): a sacrifice inside a wall that is itself short of liberties starts a
 /// capturing race instead. Sorted.
 pub(crate) fn with_nakade(board: &Board, ownership: &[f32], mut dead: Vec<Point>) -> Vec<Point> {
-    let mut seen = vec![false; Point::TABLE_SIZE];
-    for p in board.points() {
-        let Some(defender) = board.get(p) else { continue };
-        if seen[p.index()] {
-            continue;
-        }
-        board.chain(p).for_each(|s| seen[s.index()] = true);
+    for (stones, _) in chains_owned(board, ownership) {
+        let p = stones[0];
         let Some(sacrifice) = tengen_core::nakade_sacrifice(board, p) else { continue };
-        let sign = if defender == Color::Black { -1.0 } else { 1.0 };
-        let wall_alive = board
-            .chain(p)
-            .flat_map(|s| board.neighbours(s))
-            .filter(|&n| board.get(n) == Some(!defender) && !sacrifice.iter().any(|&s| board.same_chain(s, n)))
-            .all(|n| {
-                let stones: Vec<Point> = board.chain(n).collect();
-                stones.iter().map(|s| sign * ownership[s.index()]).sum::<f32>() / stones.len() as f32 > NAKADE_WALL
-            });
+        let attacker = !board.get(p).expect("a stone");
+        let wall_alive = stones
+            .iter()
+            .flat_map(|&s| board.neighbours(s))
+            .filter(|&n| board.get(n) == Some(attacker) && !sacrifice.iter().any(|&s| board.same_chain(s, n)))
+            .all(|n| mean_for(attacker, &board.chain(n).collect::<Vec<_>>(), ownership) > NAKADE_WALL);
         if wall_alive {
-            dead.extend(board.chain(p));
             dead.retain(|d| !sacrifice.iter().any(|&s| board.same_chain(s, *d)));
+            dead.extend(stones);
         }
     }
     dead.sort();
@@ -121,8 +123,6 @@ const NAKADE_WALL: f32 = 0.5;
 pub(crate) struct WeakGroup {
     /// Its stones.
     pub stones: Vec<Point>,
-    /// The mean ownership of its stones, for their owner (+1 theirs, −1 the opponent's).
-    pub ownership: f32,
     /// The mean ownership, for the owner, of the empty points within two steps of a stone
     /// (its surroundings: below 0 it stands in the opponent's sphere).
     pub surroundings: f32,
@@ -134,53 +134,29 @@ pub(crate) struct WeakGroup {
 /// joined into groups where they share a liberty, with their surroundings' ownership.
 pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<WeakGroup> {
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
-    let mut chains: Vec<(Vec<Point>, Vec<Point>, f32)> = Vec::new();
+    let mut groups: Vec<(Vec<Point>, Vec<Point>)> = Vec::new();
     for (stones, own) in chains_owned(board, ownership) {
         let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
-        if WEAK_OWNERSHIP.contains(&own) && !alive[c.index()].is_alive(p) && seki_partners(board, p).is_empty() {
-            let liberties = board.liberty_points(p);
-            chains.push((stones, liberties, own));
+        if !WEAK_OWNERSHIP.contains(&own) || alive[c.index()].is_alive(p) || !seki_partners(board, p).is_empty() {
+            continue;
         }
-    }
-    // Join chains of one colour that share a liberty.
-    let mut group: Vec<usize> = (0..chains.len()).collect();
-    fn root(group: &mut [usize], mut i: usize) -> usize {
-        while group[i] != i {
-            group[i] = group[group[i]];
-            i = group[i];
-        }
-        i
-    }
-    for i in 0..chains.len() {
-        for j in i + 1..chains.len() {
-            let same = board.get(chains[i].0[0]) == board.get(chains[j].0[0]);
-            if same && chains[i].1.iter().any(|l| chains[j].1.contains(l)) {
-                let (a, b) = (root(&mut group, i), root(&mut group, j));
-                group[a] = b;
+        // Join every group of this colour it shares a liberty with (stones, liberties).
+        let mut group = (stones, board.liberty_points(p));
+        groups.retain_mut(|(s, l)| {
+            let joins = board.get(s[0]) == Some(c) && l.iter().any(|x| group.1.contains(x));
+            if joins {
+                group.0.append(s);
+                group.1.append(l);
             }
-        }
-    }
-    let mut groups: Vec<(usize, WeakGroup, f32)> = Vec::new();
-    for (i, (stones, _, own)) in chains.iter().enumerate() {
-        let r = root(&mut group, i);
-        let n = stones.len() as f32;
-        let at = match groups.iter().position(|g| g.0 == r) {
-            Some(at) => at,
-            None => {
-                groups.push((r, WeakGroup { stones: Vec::new(), ownership: 0.0, surroundings: 0.0 }, 0.0));
-                groups.len() - 1
-            }
-        };
-        let g = &mut groups[at];
-        g.1.stones.extend(stones);
-        g.2 += own * n;
+            !joins
+        });
+        groups.push(group);
     }
     groups
         .into_iter()
-        .map(|(_, mut g, sum)| {
-            g.ownership = sum / g.stones.len() as f32;
-            g.surroundings = surroundings(board, &g.stones, ownership);
-            g
+        .map(|(stones, _)| {
+            let surroundings = surroundings(board, &stones, ownership);
+            WeakGroup { stones, surroundings }
         })
         .collect()
 }
@@ -188,17 +164,13 @@ pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<WeakGroup> {
 /// The mean ownership, for the owner of `stones`, of the empty points within two steps
 /// (Manhattan distance) of one of them; 0 when there are none.
 fn surroundings(board: &Board, stones: &[Point], ownership: &[f32]) -> f32 {
-    let sign = if board.get(stones[0]) == Some(Color::Black) { 1.0 } else { -1.0 };
     let near = |q: Point| {
         stones.iter().any(|s| {
             (i32::from(s.col()) - i32::from(q.col())).abs() + (i32::from(s.row()) - i32::from(q.row())).abs() <= 2
         })
     };
-    let (sum, n) = board
-        .points()
-        .filter(|&q| board.get(q).is_none() && near(q))
-        .fold((0.0, 0), |(sum, n), q| (sum + sign * ownership[q.index()], n + 1));
-    if n == 0 { 0.0 } else { sum / n as f32 }
+    let empty: Vec<Point> = board.points().filter(|&q| board.get(q).is_none() && near(q)).collect();
+    mean_for(board.get(stones[0]).expect("a stone"), &empty, ownership)
 }
 
 /// The mean ownership (for the owner) of the chains whose life a reading decides.

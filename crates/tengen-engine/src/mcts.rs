@@ -1424,17 +1424,7 @@ impl Mcts {
     /// [`READING_SIMULATIONS`] simulations from `game`'s board, in which a simulation is won
     /// by the share of the stones' points the defender owns on its played-out board.
     fn survival(&self, game: &Game, stones: &[Point], defender: Color, time: Option<Duration>) -> f32 {
-        let board = game.board();
-        let of = |c: Color| board.points().filter(|&p| board.get(p) == Some(c)).collect::<Vec<_>>();
-        let setup = tengen_core::Setup {
-            size: board.size(),
-            rules: *game.rules(),
-            black: of(Color::Black),
-            white: of(Color::White),
-            to_move: defender,
-            handicap: 0,
-        };
-        let Ok(position) = Game::try_from(setup) else { return 1.0 };
+        let position = game.position_only(defender);
         let params = SearchParams { playouts: READING_SIMULATIONS, time, reuse_tree: false, ..self.params.clone() };
         let mut reader = Mcts::new(params);
         let ending = Ending::Reading(stones.to_vec());

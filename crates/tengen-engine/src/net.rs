@@ -371,22 +371,8 @@ impl NetSearch {
         let mut own = vec![0f32; Point::TABLE_SIZE];
         // After passes the network reads the position as counted at once, dead stones and all
         // (its inputs carry the passes): the same stones without the history, to be played out.
-        let board = game.board();
-        let stones = |c: Color| board.points().filter(|&p| board.get(p) == Some(c)).collect::<Vec<_>>();
-        let fresh = matches!(game.moves().last(), Some((_, tengen_core::Move::Pass))) || game.phase() != Phase::Playing;
-        let fresh = fresh
-            .then(|| {
-                Game::try_from(tengen_core::Setup {
-                    size,
-                    rules: *game.rules(),
-                    black: stones(Color::Black),
-                    white: stones(Color::White),
-                    to_move: game.to_move(),
-                    handicap: game.handicap(),
-                })
-                .ok()
-            })
-            .flatten();
+        let after_pass = matches!(game.moves().last(), Some((_, tengen_core::Move::Pass)));
+        let fresh = (after_pass || game.phase() != Phase::Playing).then(|| game.position_only(game.to_move()));
         let game = fresh.as_ref().unwrap_or(game);
         let Ok(input) = input_features(&area_counted(game)) else { return own };
         let n = symmetries.clamp(1, 8);
