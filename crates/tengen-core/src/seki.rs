@@ -194,19 +194,32 @@ fn sacrifice_kills(t: &Board, l: Point, y: Point) -> bool {
 }
 
 /// Whether the owner of the chain at `c` can give it more liberties than it has by a move on
-/// one of them that joins another of its chains or captures: then its shortage of liberties
-/// is not for good.
+/// one of them that joins another of its chains or captures, or by joining moves in a row, up
+/// to [`GAIN_MOVES`], none leaving it in atari: then its shortage of liberties is not for good.
+/// (shi-gnu of GNU Go's regression games: White's F1–J1 joins F4, H4 and G5 at G4 and has two
+/// liberties still, but F5 then joins the living E5 and F6.) A capture counts only as the
+/// first move: before a later one the opponent answers.
 fn can_gain(board: &Board, c: Point) -> bool {
+    gains(board, c, board.liberties(c), GAIN_MOVES, true)
+}
+
+/// How many moves in a row [`can_gain`] tries.
+const GAIN_MOVES: u32 = 2;
+
+/// Whether the chain at `c` reaches more than `now` liberties within `moves` moves of its
+/// owner on its liberties, each joining another chain of its (or, when `first`, capturing).
+fn gains(board: &Board, c: Point, now: usize, moves: u32, first: bool) -> bool {
     let color = board.get(c).expect("a stone");
-    let now = board.liberties(c);
     board.liberty_points(c).into_iter().any(|m| {
         if !board.is_legal(m, color) {
             return false;
         }
         let joins = board.neighbours(m).any(|n| board.get(n) == Some(color) && !board.same_chain(n, c));
         let mut t = board.clone();
-        let played = t.play_unchecked(m, color);
-        (joins || played.captured > 0) && t.liberties(m) > now
+        let captured = t.play_unchecked(m, color).captured > 0;
+        let after = t.liberties(m);
+        (joins || (first && captured))
+            && (after > now || (moves > 1 && after > 1 && gains(&t, m, now, moves - 1, false)))
     })
 }
 

@@ -58,6 +58,23 @@ pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32
     dead
 }
 
+/// The chains that [`dead_by_ownership`] spares only for the static seki rule: their mean
+/// ownership leans the opponent's way by more than `threshold`, Benson's algorithm does not
+/// prove them alive, and the static rule finds a partner. The rule looks one or two moves
+/// ahead; a reading decides (shi-gnu of GNU Go's regression games: Black's chain shares B1
+/// and D2 with White's A2 and B3, and White's B1 starts a ko that Black cannot win).
+pub(crate) fn seki_by_rule_only(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Vec<Point>> {
+    let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
+    chains_owned(board, ownership)
+        .into_iter()
+        .filter(|(stones, own)| {
+            let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
+            *own < -threshold && !alive[c.index()].is_alive(p) && !seki_partners(board, p).is_empty()
+        })
+        .map(|(stones, _)| stones)
+        .collect()
+}
+
 /// Every chain of `board` with the mean `ownership` of its stones for their owner (+1 theirs,
 /// −1 the opponent's).
 fn chains_owned(board: &Board, ownership: &[f32]) -> Vec<(Vec<Point>, f32)> {
@@ -119,20 +136,11 @@ pub(crate) fn with_nakade(board: &Board, ownership: &[f32], mut dead: Vec<Point>
 /// How far the attacker's wall must lean its way for a nakade to kill ([`with_nakade`]).
 const NAKADE_WALL: f32 = 0.5;
 
-/// A group whose life is in doubt: chains of one colour linked by shared liberties.
-pub(crate) struct WeakGroup {
-    /// Its stones.
-    pub stones: Vec<Point>,
-    /// The mean ownership, for the owner, of the empty points within two steps of a stone
-    /// (its surroundings: below 0 it stands in the opponent's sphere).
-    pub surroundings: f32,
-}
-
-/// The weak groups of `board` by `ownership` (Black's +1 to White's −1): chains whose mean
-/// ownership for their owner lies within `WEAK_OWNERSHIP` — neither clearly alive nor already
-/// clearly dead —, not proved alive by Benson's algorithm nor in seki by the static rule,
-/// joined into groups where they share a liberty, with their surroundings' ownership.
-pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<WeakGroup> {
+/// The weak groups of `board` by `ownership` (Black's +1 to White's −1), each by its stones:
+/// chains whose mean ownership for their owner lies within `WEAK_OWNERSHIP` — neither clearly
+/// alive nor already clearly dead —, not proved alive by Benson's algorithm nor in seki by the
+/// static rule, joined into groups where they share a liberty.
+pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<Vec<Point>> {
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
     let mut groups: Vec<(Vec<Point>, Vec<Point>)> = Vec::new();
     for (stones, own) in chains_owned(board, ownership) {
@@ -152,29 +160,29 @@ pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<WeakGroup> {
         });
         groups.push(group);
     }
-    groups
-        .into_iter()
-        .map(|(stones, _)| {
-            let surroundings = surroundings(board, &stones, ownership);
-            WeakGroup { stones, surroundings }
-        })
-        .collect()
-}
-
-/// The mean ownership, for the owner of `stones`, of the empty points within two steps
-/// (Manhattan distance) of one of them; 0 when there are none.
-fn surroundings(board: &Board, stones: &[Point], ownership: &[f32]) -> f32 {
-    let near = |q: Point| {
-        stones.iter().any(|s| {
-            (i32::from(s.col()) - i32::from(q.col())).abs() + (i32::from(s.row()) - i32::from(q.row())).abs() <= 2
-        })
-    };
-    let empty: Vec<Point> = board.points().filter(|&q| board.get(q).is_none() && near(q)).collect();
-    mean_for(board.get(stones[0]).expect("a stone"), &empty, ownership)
+    groups.into_iter().map(|(stones, _)| stones).collect()
 }
 
 /// The mean ownership (for the owner) of the chains whose life a reading decides.
 const WEAK_OWNERSHIP: std::ops::RangeInclusive<f32> = -0.1..=0.6;
+
+/// `dead` without the stones that, once every stone of `dead` is off the board, stand in an
+/// empty region bordered by their own colour alone: a stone in its own side's area is not
+/// dead (and counts the same either way under area counting). Where a reading kills a weak
+/// group, the ownership may still have given the stones inside it to the group's owner
+/// (gargoyle of GNU Go's regression games: a stone inside a group read dead).
+pub(crate) fn in_opponent_area(board: &Board, mut dead: Vec<Point>) -> Vec<Point> {
+    let mut own_area = Vec::new();
+    for (points, borders) in tengen_core::count::empty_regions_without(board, &dead) {
+        for color in [Color::Black, Color::White] {
+            if borders[color.index()] && !borders[color.opponent().index()] {
+                own_area.extend(points.iter().copied().filter(|&p| board.get(p) == Some(color)));
+            }
+        }
+    }
+    dead.retain(|p| !own_area.contains(p));
+    dead
+}
 
 /// `dead` and the stones inside the opponent's unconditional area (dead whatever is played, as
 /// GNU Go's `unconditional_status` reports them), sorted: a dead group whose capture the
@@ -218,6 +226,18 @@ mod tests {
         let wall: Vec<Point> = b.chain(at("D4")).collect();
         wall.iter().for_each(|s| ownership[s.index()] = -0.3);
         assert_eq!(with_nakade(&b, &ownership, vec![]), Vec::<Point>::new());
+    }
+
+    #[test]
+    fn a_stone_in_its_own_sides_area_is_not_dead() {
+        // White's B4-B5 dies inside Black's wall; Black's A5 inside it, which the ownership
+        // gave White, is then in Black's own area. Black's C1 stands in a region both colours
+        // border and stays dead.
+        let b = board("X O X . .\n. O X . .\nX X X . .\n. . . . O\n. . X O .");
+        let at = |v: &str| -> Point { v.parse().unwrap() };
+        let dead = vec![at("A5"), at("B4"), at("B5"), at("C1")];
+        assert_eq!(in_opponent_area(&b, dead), vec![at("B4"), at("B5"), at("C1")]);
+        assert_eq!(in_opponent_area(&b, vec![at("A5")]), vec![at("A5")]);
     }
 
     #[test]

@@ -703,12 +703,16 @@ enum Ending {
 /// fight the playouts half win; 0.1 and 0.05 called no more living stones dead.
 const FINAL_DEAD_THRESHOLD: f32 = 0.1;
 
-/// A weak group in the opponent's sphere ([`crate::dead::weak_groups`]) is dead unless its
-/// owner, moving first, saves it in at least this share of a reading ([`Mcts::survival`]).
-/// On GNU Go's regression games (docs/measurements.md, 2026-12-05) every weak group the
-/// players kept alive read 0.89 or more but two (0.40 and 0.68, neither in the opponent's
-/// sphere), the dead ones 0.34 to 0.69 and one 0.92.
+/// A weak group ([`crate::dead::weak_groups`]) is dead unless its owner, moving first, saves
+/// it in at least this share of a reading ([`Mcts::survival`]). Measured on GNU Go's
+/// regression games and OGS's (docs/measurements.md, 2026-12-05).
 const READ_ALIVE_FROM: f32 = 0.8;
+
+/// A chain in seki by the static rule that the ownership calls dead
+/// ([`crate::dead::seki_by_rule_only`]) is dead only when a reading saves it less often than
+/// this: the seki of tengen-core's `tests/data/seki.txt` read 0.63 and more (their playouts
+/// fill shared liberties), the false seki of shi-gnu in GNU Go's regression games 0.15.
+const SEKI_READ_ALIVE_FROM: f32 = 0.3;
 
 /// Simulations of each reading of a group's life ([`Mcts::survival`]).
 const READING_SIMULATIONS: u32 = 3_000;
@@ -1401,22 +1405,23 @@ impl Mcts {
             }
         }
         let mut dead = crate::dead::dead_by_ownership(board, &ownership, FINAL_DEAD_THRESHOLD);
-        // Weak groups in the opponent's sphere, read one by one (within as much time again).
+        // Weak groups, and the chains only the static seki rule spares, read one by one (within
+        // as much time again).
         let deadline = time.map(|t| Instant::now() + t);
-        for group in crate::dead::weak_groups(board, &ownership) {
-            if group.surroundings >= 0.0 {
-                continue;
-            }
+        let weak = crate::dead::weak_groups(board, &ownership).into_iter().map(|g| (g, READ_ALIVE_FROM));
+        let seki = crate::dead::seki_by_rule_only(board, &ownership, FINAL_DEAD_THRESHOLD);
+        for (stones, alive_from) in weak.chain(seki.into_iter().map(|c| (c, SEKI_READ_ALIVE_FROM))) {
             let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             if left.is_some_and(|l| l.is_zero()) {
                 break;
             }
-            let color = board.get(group.stones[0]).expect("a stone");
-            if self.survival(game, &group.stones, color, left) < READ_ALIVE_FROM {
-                dead.extend(&group.stones);
+            let color = board.get(stones[0]).expect("a stone");
+            if self.survival(game, &stones, color, left) < alive_from {
+                dead.extend(&stones);
             }
         }
-        crate::dead::with_unconditional(board, crate::dead::with_nakade(board, &ownership, dead))
+        let dead = crate::dead::in_opponent_area(board, crate::dead::with_nakade(board, &ownership, dead));
+        crate::dead::with_unconditional(board, dead)
     }
 
     /// How often `defender`'s `stones` live when `defender` moves first and both sides read
