@@ -18,9 +18,9 @@ use tengen_nn::CachedModel;
 use tokio::sync::watch;
 use utoipa::ToSchema;
 
-use crate::app::lock;
 use crate::error::ApiError;
 use crate::guard::{Client, Limits};
+use crate::util::lock;
 
 /// How often a running analysis publishes a snapshot.
 pub const INTERVAL: Duration = Duration::from_millis(250);
@@ -286,7 +286,7 @@ impl Analyses {
         network: Option<Arc<CachedModel>>,
         limits: &Limits,
     ) -> Result<(String, Arc<Running>), ApiError> {
-        let id = crate::api::random_token(8);
+        let id = crate::util::random_token(8);
         let engine =
             network.as_ref().map_or_else(|| crate::reviews::PLAYOUTS.to_owned(), |n| crate::reviews::network_engine(n));
         let first = serde_json::to_string(&Snapshot::empty(&id, &engine, &position.game, position.seconds))

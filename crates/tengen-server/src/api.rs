@@ -4,19 +4,21 @@
 use axum::Json;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State as AxumState};
+use axum::extract::{DefaultBodyLimit, Query, State as AxumState};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 use tengen_core::{Color, Komi, Move, Nigiri, Parity, Point, Rules};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::app::{AppState, now_ms, token_hash};
+use crate::domain::{Action, Config, GameError, MAX_MOVES, Opponent, Placement, State, TimeControl, check_name};
 use crate::error::ApiError;
 use crate::guard::Client;
-use crate::record::{Action, Config, GameError, MAX_MOVES, Opponent, Placement, State, TimeControl, check_name};
+use crate::http::extract::{Body, ErrorBody, GameId, body_error};
+use crate::http::sgf::{game_record, replay_sgf, sgf_response};
+use crate::http::ws::{WATCHER_MESSAGE, Watching, websocket};
 use crate::store::{StoredGame, Summary};
 use crate::view::View;
 
@@ -145,7 +147,7 @@ async fn metrics(AxumState(app): AxumState<AppState>) -> Result<Response, ApiErr
         ToggleRequest,
         AcceptRequest,
         NameRequest,
-        crate::record::Dispute,
+        crate::domain::Dispute,
         crate::levels::Level,
         ReviewRequest,
         crate::reviews::ReviewView,
@@ -278,23 +280,6 @@ async fn openapi() -> Json<&'static serde_json::Value> {
     Json(document())
 }
 
-/// The body of every error.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct ErrorBody {
-    /// A short code: bad_request, unauthorized, forbidden, not_found, stale, refused, internal.
-    error: String,
-    /// What went wrong, in English.
-    detail: String,
-    /// A refusal of the game's (400, 409, 422): a stable code for clients that word it
-    /// themselves — `occupied`, `suicide`, `ko`, `superko`, `not_your_turn`, `undo_waits`,
-    /// `over`, `name_long` … — with the point or colour the sentence names.
-    reason: Option<String>,
-    /// The point the refusal names (`D4`).
-    point: Option<String>,
-    /// The colour it names (`black`, `white`).
-    color: Option<String>,
-}
-
 /// Marks every object schema with properties in `schema` as taking no others.
 fn closed_objects(schema: &mut serde_json::Value) {
     let mut stack = vec![schema];
@@ -312,148 +297,6 @@ fn closed_objects(schema: &mut serde_json::Value) {
     }
 }
 
-/// JSON bodies: a body that does not read is a 400 with serde's words.
-pub(crate) struct Body<T>(pub(crate) T);
-
-impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Body<T> {
-    type Rejection = ApiError;
-    async fn from_request(req: axum::extract::Request, state: &AppState) -> Result<Self, ApiError> {
-        let limit = state.limits().body_bytes;
-        let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| body_error(&e, limit))?;
-        let invalid = |e: serde_json::Error| ApiError::bad_request(format!("invalid JSON body: {e}"));
-        // Empty, or JSON's own whitespace only (not a form feed, which `is_ascii_whitespace`
-        // counts and JSON does not).
-        let mut value = if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
-            serde_json::Value::Null
-        } else {
-            no_duplicate_keys(&bytes).map_err(invalid)?;
-            serde_json::from_slice(&bytes).map_err(invalid)?
-        };
-        // No body, or `null`: no options given.
-        if value.is_null() {
-            value = serde_json::Value::Object(serde_json::Map::new());
-        }
-        if !value.is_object() {
-            return Err(ApiError::bad_request("invalid JSON body: an object is expected"));
-        }
-        integral_numbers(&mut value);
-        // The field is named: `at opponent.computer.level: …`.
-        serde_path_to_error::deserialize(value).map(Body).map_err(|e| {
-            let path = e.path().to_string();
-            let e = e.into_inner();
-            if path == "." { invalid(e) } else { ApiError::bad_request(format!("invalid JSON body at {path}: {e}")) }
-        })
-    }
-}
-
-/// Refuses a JSON text with a key twice in one object, at any depth: serde_json keeps the last
-/// one silently, so `{"size": 9, "size": 19}` would be read as whatever came last.
-fn no_duplicate_keys(bytes: &[u8]) -> Result<(), serde_json::Error> {
-    use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
-    struct Check;
-    impl<'de> DeserializeSeed<'de> for Check {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-            deserializer.deserialize_any(Check)
-        }
-    }
-    impl<'de> Visitor<'de> for Check {
-        type Value = ();
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON value")
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(Check)?.is_some() {}
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            let mut keys = std::collections::HashSet::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if !keys.insert(key.clone()) {
-                    return Err(A::Error::custom(format!("the key {key:?} is given twice")));
-                }
-                map.next_value_seed(Check)?;
-            }
-            Ok(())
-        }
-    }
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    Check.deserialize(&mut deserializer)?;
-    deserializer.end()
-}
-
-/// Writes every whole number given with a fraction (`19.0`) as an integer, as JSON Schema
-/// counts it: an integer field takes it, a fractional one reads it the same.
-fn integral_numbers(value: &mut serde_json::Value) {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
-            serde_json::Value::Object(fields) => stack.extend(fields.values_mut()),
-            serde_json::Value::Number(n) if n.is_f64() => {
-                let x = n.as_f64().unwrap_or(f64::NAN);
-                if x.fract() == 0.0 && x.abs() < 9.0e15 {
-                    *value = serde_json::Value::from(x as i64);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// A body that could not be read: 413 past `limit` bytes, else 400.
-pub(crate) fn body_error(e: &axum::extract::rejection::BytesRejection, limit: usize) -> ApiError {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::too_large(format!("the body is larger than {limit} bytes, the most this address takes"))
-    } else {
-        ApiError::bad_request(format!("the body cannot be read: {}", e.body_text()))
-    }
-}
-
-/// The longest game id taken: ids are 16 hexadecimal digits; anything longer names no game
-/// and is refused before any lookup.
-const ID_CHARS: usize = 32;
-
-/// The game id of the path; one that does not decode is a 400 in the API's own form, one
-/// that cannot be an id a 404 (before the database or any table of the server sees it).
-pub(crate) struct GameId(pub(crate) String);
-
-impl<S: Send + Sync> FromRequestParts<S> for GameId {
-    type Rejection = ApiError;
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
-        let Path(id) = Path::<String>::from_request_parts(parts, state)
-            .await
-            .map_err(|e| ApiError::bad_request(format!("invalid game id in the path: {}", e.body_text())))?;
-        if !could_be_id(&id) {
-            return Err(ApiError::not_found(&id));
-        }
-        Ok(GameId(id))
-    }
-}
-
-/// Whether `id` could name a game (or an analysis): 1 to [`ID_CHARS`] letters and digits.
-pub(crate) fn could_be_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= ID_CHARS && id.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
 async fn no_route(uri: axum::http::Uri) -> ApiError {
     ApiError::no_route(uri.path())
 }
@@ -462,14 +305,10 @@ async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiEr
     ApiError::wrong_method(method.as_str(), uri.path())
 }
 
+pub(crate) use crate::util::random_token;
+
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
-}
-
-/// `bytes` random bytes, in hex: ids (8) and seat tokens (16).
-pub(crate) fn random_token(bytes: usize) -> String {
-    let mut rng = rand::rng();
-    (0..bytes).map(|_| format!("{:02x}", rng.random::<u8>())).collect()
 }
 
 /// A new game.
@@ -613,7 +452,7 @@ async fn create(
     }
     let rules = Rules::preset(&rules_name).map_err(|_| GameError::Rules(rules_name.clone()))?;
     let komi = match new.komi {
-        Some(k) => crate::record::komi_points(k)?,
+        Some(k) => crate::domain::komi_points(k)?,
         None if handicap > 0 || rang_xian => Komi::ZERO,
         None => rules.komi,
     };
@@ -751,38 +590,6 @@ async fn import(
     let state = State::imported(config, replay.game, created);
     app.create(&stored, &state, client).await?;
     Ok((StatusCode::CREATED, Json(View::of(&id, &state, now_ms()))).into_response())
-}
-
-/// The first game of an SGF file, replayed under `rules` (their komi unless the record gives
-/// one), whatever the record's `RU` says: a move that cannot be replayed refuses the record
-/// rather than give a different game. `suffix` ends the sentences of the refusals.
-///
-/// # Errors
-/// 413 past the limits, 400 without a game tree, 422 for a record that does not read
-/// (`sgf_unreadable`) or replay (`sgf_replay`).
-pub(crate) fn replay_sgf(
-    bytes: &[u8],
-    limits: &tengen_sgf::Limits,
-    rules: Rules,
-    suffix: &str,
-) -> Result<(tengen_sgf::Record, tengen_sgf::Replay), ApiError> {
-    let (records, _) = tengen_sgf::Record::read_bytes_within(bytes, limits).map_err(|e| match e {
-        tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(format!("{e}{suffix}")),
-        e @ tengen_sgf::ReadError::Empty => ApiError::bad_request(e.to_string()),
-        e => ApiError::refused(format!("not an SGF game: {e}")).because("sgf_unreadable"),
-    })?;
-    let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;
-    let replay = record
-        .replay_under(rules, tengen_sgf::IllegalMoves::Stop)
-        .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")).because("sgf_replay"))?;
-    if let Some(problem) = replay.problems.first() {
-        return Err(ApiError::refused(format!(
-            "move {} cannot be replayed under the Chinese rules ({}){suffix}",
-            problem.move_number, problem.message
-        ))
-        .because("sgf_replay"));
-    }
-    Ok((record, replay))
 }
 
 /// An SGF file: a game tree starts with `(;`.
@@ -1005,92 +812,6 @@ async fn sgf(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<
         _ => game_record(&stored, &state)?.to_sgf(),
     };
     Ok(sgf_response(&id, text))
-}
-
-/// A game's record: an imported game's own (comments and variations kept), a played game's
-/// written from its moves.
-pub(crate) fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
-    if let (Some(sgf), true) = (&stored.sgf, stored.config.imported) {
-        return tengen_sgf::Record::read(sgf).map_err(|e| ApiError::internal(&e));
-    }
-    let info = tengen_sgf::GameInfo {
-        black: Some(state.config.black_name.clone()).filter(|n| !n.is_empty()),
-        white: Some(state.config.white_name.clone()).filter(|n| !n.is_empty()),
-        result: state.game.outcome().map(|o| o.result_points()),
-        size: state.config.size,
-        komi: Some(state.game.rules().komi),
-        handicap: state.game.handicap(),
-        rules: Some("Chinese".into()),
-        ..tengen_sgf::GameInfo::default()
-    };
-    Ok(tengen_sgf::write_game(&state.game, &info))
-}
-
-/// An SGF download of game `id`.
-pub(crate) fn sgf_response(id: &str, text: String) -> Response {
-    let disposition = format!("attachment; filename=\"tengen-{id}.sgf\"");
-    (
-        [
-            (header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8".to_owned()),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
-        text,
-    )
-        .into_response()
-}
-
-/// The largest message a watcher may send (the protocol reads none but Close; what it sends
-/// is dropped).
-const WATCHER_MESSAGE: usize = 1024;
-
-/// Whether a WebSocket's `Origin` (sent by every browser) is the server's own page or one
-/// of the origins allowed with `--origin`; clients that send none (not a browser) may watch.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else { return false };
-    ["http://", "https://"].iter().any(|scheme| {
-        origin.len() == scheme.len() + host.len()
-            && origin[..scheme.len()].eq_ignore_ascii_case(scheme)
-            && origin[scheme.len()..].eq_ignore_ascii_case(host)
-    })
-}
-
-/// A WebSocket upgrade from the server's own page (or an allowed origin, or a client that is
-/// no browser).
-///
-/// # Errors
-/// 403 for a page of another site, 400 for a request that is not a WebSocket.
-pub(crate) fn websocket(
-    app: &AppState,
-    headers: &HeaderMap,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> Result<WebSocketUpgrade, ApiError> {
-    if !origin_allowed(headers, &app.limits().origins) {
-        return Err(ApiError::forbidden_origin());
-    }
-    ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))
-}
-
-/// A watcher's place: what it holds (a game's channel, an analysis's count) and its count
-/// of the client's watchers, given back however the socket ends (or when the upgrade never
-/// happens).
-pub(crate) struct Watching<T> {
-    pub(crate) app: AppState,
-    pub(crate) client: Client,
-    pub(crate) id: String,
-    pub(crate) held: Option<T>,
-}
-
-impl<T> Drop for Watching<T> {
-    fn drop(&mut self) {
-        // What it holds first, so that a game's channel is seen unwatched.
-        drop(self.held.take());
-        self.app.watcher_closes(self.client, &self.id);
-    }
 }
 
 /// Live updates: a WebSocket that receives the game's view now and after every change.

@@ -5,35 +5,20 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sha2::{Digest, Sha256};
 use tengen_core::{Color, Phase};
 use tengen_engine::{Decision, engine_at_level};
 use tengen_nn::CachedModel;
 use tokio::sync::{Semaphore, broadcast};
 
+use crate::domain::{Action, Event, Opponent, State, TimeControl};
 use crate::error::ApiError;
 use crate::guard::{Client, Limits, Metrics, Quotas};
 use crate::queue::{Job, Queue};
-use crate::record::{Action, Event, Opponent, State, TimeControl};
 use crate::store::{Derived, Store, StoredGame};
+pub(crate) use crate::util::lock;
+use crate::util::same;
+pub use crate::util::{now_ms, token_hash};
 use crate::view::{View, phase_of};
-
-/// Milliseconds since the Unix epoch.
-#[must_use]
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
-}
-
-/// SHA-256 of a seat token, in hex: what the database keeps.
-#[must_use]
-pub fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Equality that takes the same time wherever the strings differ.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
 
 /// No sign of life from any server for this long means the clocks stopped being kept.
 pub const DOWN_AFTER_MS: i64 = 3_000;
@@ -115,29 +100,7 @@ struct Inner {
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
 
-/// A lock that a panic elsewhere does not poison for good.
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A stored game's state: its log replayed, or its imported record.
-///
-/// # Errors
-/// 500 when the log or the record does not replay.
-pub fn state_of(stored: &StoredGame, events: &[Event]) -> Result<State, ApiError> {
-    if stored.config.imported {
-        let text = stored.sgf.as_deref().unwrap_or("");
-        let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
-        // As the import replayed it (records imported before it refused a move that cannot be
-        // replayed leave such moves out).
-        let replay = record
-            .replay_under(tengen_core::Rules::chinese(), tengen_sgf::IllegalMoves::Skip)
-            .map_err(|e| ApiError::internal(&e))?;
-        Ok(State::imported(stored.config.clone(), replay.game, stored.created_ms))
-    } else {
-        Ok(State::replay(stored.config.clone(), stored.created_ms, events)?)
-    }
-}
+pub use crate::load::state_of;
 
 /// The derived fields of a state, for the games table.
 #[must_use]
@@ -826,7 +789,7 @@ pub fn think_time(state: &State, color: Color, cap: Duration, now_ms: i64) -> Du
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Config, Placement};
+    use crate::domain::{Config, Placement};
 
     fn state(time: TimeControl) -> State {
         let config = Config {

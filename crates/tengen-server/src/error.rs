@@ -5,7 +5,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use crate::record::{GameError, Reason};
+use crate::domain::{GameError, Reason};
 use crate::store::StoreError;
 
 /// An error answer.

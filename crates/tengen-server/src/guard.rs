@@ -1,5 +1,6 @@
 //! What stands between the open internet and the game: per-client rate limits and quotas, the
-//! server's limits, the security headers of every answer, the request log and the metrics.
+//! server's limits and the metrics (the layer that applies them to every request is
+//! [`crate::middleware`]).
 //!
 //! A client is its IP address as the socket gives it (no proxy header is trusted).
 
@@ -9,16 +10,12 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use axum::extract::{ConnectInfo, FromRequestParts, MatchedPath, Request, State};
-use axum::http::{HeaderValue, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::{ConnectInfo, FromRequestParts};
 use governor::clock::{Clock as _, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::app::AppState;
 use crate::error::ApiError;
 
 /// The server's bounds on what clients can make it hold or do. Every one is a flag of
@@ -98,7 +95,7 @@ impl Client {
     /// The server itself (clocks, restarts).
     pub const SERVER: Client = Client(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
 
-    fn of(parts: &axum::http::Extensions) -> Client {
+    pub(crate) fn of(parts: &axum::http::Extensions) -> Client {
         parts
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(Client(IpAddr::V4(Ipv4Addr::LOCALHOST)), |ConnectInfo(addr)| Client(addr.ip()))
@@ -114,7 +111,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
 
 /// Per-client rate limiters.
 pub struct Quotas {
-    requests: DefaultKeyedRateLimiter<IpAddr>,
+    pub(crate) requests: DefaultKeyedRateLimiter<IpAddr>,
     games: DefaultKeyedRateLimiter<IpAddr>,
 }
 
@@ -135,7 +132,7 @@ impl Quotas {
         Quotas { requests: RateLimiter::keyed(requests), games: RateLimiter::keyed(games) }
     }
 
-    fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Client) -> Result<(), u64> {
+    pub(crate) fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Client) -> Result<(), u64> {
         limiter
             .check_key(&client.0)
             .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil() as u64)
@@ -188,8 +185,8 @@ pub struct Metrics {
 const BUCKETS: [f64; 10] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0];
 
 impl Metrics {
-    fn record(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
-        use crate::app::lock;
+    pub(crate) fn record(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
+        use crate::util::lock;
         *lock(&self.answers).entry((method.to_owned(), route.to_owned(), status)).or_default() += 1;
         let mut latency = lock(&self.latency);
         let (counts, sum) = latency.entry(route.to_owned()).or_default();
@@ -203,7 +200,7 @@ impl Metrics {
     #[must_use]
     pub fn render(&self, gauges: &[(&str, &str, u64)]) -> String {
         let mut out = String::new();
-        let answers = crate::app::lock(&self.answers);
+        let answers = crate::util::lock(&self.answers);
         let mut rows: Vec<_> = answers.iter().collect();
         rows.sort();
         out.push_str("# HELP tengen_http_requests_total HTTP answers by method, route and status.\n");
@@ -215,7 +212,7 @@ impl Metrics {
             );
         }
         drop(answers);
-        let latency = crate::app::lock(&self.latency);
+        let latency = crate::util::lock(&self.latency);
         let mut routes: Vec<_> = latency.iter().collect();
         routes.sort_by(|a, b| a.0.cmp(b.0));
         out.push_str("# HELP tengen_http_request_duration_seconds Time to answer, by route.\n");
@@ -262,98 +259,6 @@ impl Metrics {
     }
 }
 
-/// The Content-Security-Policy of every answer: the page's own script, style and
-/// connections (its WebSocket included) only; no frames, no plugins, no inline code.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-    connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/// The layer around every request: the client's rate limit (429 with `Retry-After`), the
-/// security headers, the log line (method, route, status, latency: never a header, so never
-/// a token) and the metrics.
-pub async fn guard(State(app): State<AppState>, request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let client = Client::of(request.extensions());
-    let method = method_label(request.method());
-    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", MatchedPath::as_str).to_owned();
-    let mut response = match Quotas::check(&app.quotas().requests, client) {
-        Ok(()) => match tokio::time::timeout(app.limits().request_timeout, next.run(request)).await {
-            Ok(response) => response,
-            Err(_) => {
-                let limit = app.limits().request_timeout.as_secs_f64();
-                tracing::warn!(%method, %route, "request timed out after {limit} s");
-                ApiError::unavailable(format!("the answer took longer than {limit} s: try again"), 1).into_response()
-            }
-        },
-        Err(wait) => {
-            // Counted once, in `tengen_rate_limited_total`: no series, no log line per refusal
-            // (a flood must not grow the metrics or the log).
-            app.metrics().limited.fetch_add(1, Ordering::Relaxed);
-            let mut response =
-                ApiError::too_many(format!("too many requests from this address: slow down ({wait} s)"), wait)
-                    .into_response();
-            security_headers(response.headers_mut());
-            return response;
-        }
-    };
-    security_headers(response.headers_mut());
-    let status = response.status().as_u16();
-    let elapsed = started.elapsed();
-    app.metrics().record(method, &route, status, elapsed);
-    let ms = (elapsed.as_secs_f64() * 1e4).round() / 10.0;
-    if status >= 500 {
-        tracing::warn!(%method, %route, status, latency_ms = ms, client = %client.0, "request");
-    } else {
-        tracing::info!(%method, %route, status, latency_ms = ms, client = %client.0, "request");
-    }
-    response
-}
-
-/// The security headers of every answer.
-fn security_headers(headers: &mut axum::http::HeaderMap) {
-    for (name, value) in [
-        (header::CONTENT_SECURITY_POLICY, CSP),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin"),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
-    }
-}
-
-/// The method as the metrics and the log name it: one of HTTP's own, or `other` — a client
-/// chooses the method's text (any token, 100,000 characters long), and each new one was a
-/// new series of `/metrics` for good and a log line as long.
-fn method_label(method: &axum::http::Method) -> &'static str {
-    use axum::http::Method;
-    [
-        Method::GET,
-        Method::HEAD,
-        Method::POST,
-        Method::PUT,
-        Method::DELETE,
-        Method::OPTIONS,
-        Method::PATCH,
-        Method::CONNECT,
-        Method::TRACE,
-    ]
-    .into_iter()
-    .zip(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"])
-    .find_map(|(m, label)| (m == method).then_some(label))
-    .unwrap_or("other")
-}
-
-/// A handler that panicked: 500 in the API's own form, and the panic logged (the server
-/// goes on: each request is its own task).
-pub fn panicked(cause: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    let text = cause
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| cause.downcast_ref::<&str>().copied())
-        .unwrap_or("a panic without a message");
-    ApiError::internal(&format_args!("a request handler panicked: {text}")).into_response()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,15 +275,6 @@ mod tests {
         // 20 an hour: one every 180 s.
         assert!((170..=180).contains(&refused.retry_after.unwrap()), "{:?}", refused.retry_after);
         assert!(quotas.new_game(b).is_ok(), "another client has its own quota");
-    }
-
-    #[test]
-    fn methods_are_labelled_from_a_bounded_set() {
-        let long = axum::http::Method::from_bytes("X".repeat(100_000).as_bytes()).unwrap();
-        assert_eq!(method_label(&long), "other");
-        assert_eq!(method_label(&axum::http::Method::from_bytes(b"PROPFIND").unwrap()), "other");
-        assert_eq!(method_label(&axum::http::Method::GET), "GET");
-        assert_eq!(method_label(&axum::http::Method::PATCH), "PATCH");
     }
 
     #[test]

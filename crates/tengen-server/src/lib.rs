@@ -6,15 +6,19 @@
 pub mod analysis;
 pub mod api;
 pub mod app;
+pub mod domain;
 pub mod error;
 pub mod guard;
+pub mod http;
 pub mod levels;
+pub mod load;
+pub mod middleware;
 pub mod page;
 pub mod queue;
-pub mod record;
 pub mod reviews;
 pub mod store;
 pub mod study;
+mod util;
 pub mod view;
 
 use std::net::SocketAddr;
@@ -27,12 +31,12 @@ pub use error::ApiError;
 pub use store::Store;
 
 /// The whole application: the page and the API, behind the per-client rate limit, the
-/// request timeout, the security headers, the request log and the metrics ([`guard::guard`]).
+/// request timeout, the security headers, the request log and the metrics ([`middleware::guard`]).
 pub fn app(state: AppState) -> axum::Router {
     page::routes()
         .merge(api::routes(state.clone()))
-        .layer(axum::middleware::from_fn_with_state(state, guard::guard))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(guard::panicked))
+        .layer(axum::middleware::from_fn_with_state(state, middleware::guard))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(middleware::panicked))
 }
 
 /// Opens the database, resumes unfinished games, checks clocks, and serves on `addr` until

@@ -18,8 +18,9 @@ use tengen_nn::CachedModel;
 use tengen_review::{Progress, Review, ReviewError, Searcher};
 use utoipa::ToSchema;
 
-use crate::app::{now_ms, state_of};
+use crate::load::state_of;
 use crate::store::{ReviewRow, Store, StoreError};
+use crate::util::now_ms;
 
 /// How long a claim holds without renewal.
 pub const LEASE: Duration = Duration::from_secs(15);

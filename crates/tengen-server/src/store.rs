@@ -10,7 +10,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 use tengen_core::Color;
 
-use crate::record::{Action, Config, Event};
+use crate::domain::{Action, Config, Event};
 
 /// Which database.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

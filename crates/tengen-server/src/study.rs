@@ -12,11 +12,11 @@ use tengen_core::{Color, Game, Move, Rules};
 use utoipa::ToSchema;
 
 use crate::analysis::{Position, Running, Snapshot};
-use crate::api::{Body, ErrorBody, GameId};
 use crate::app::AppState;
+use crate::domain::{GameError, MAX_MOVES, State};
 use crate::error::ApiError;
 use crate::guard::Client;
-use crate::record::{GameError, MAX_MOVES, State};
+use crate::http::extract::{Body, ErrorBody, GameId};
 use crate::store::StoredGame;
 
 /// Plays `line` (vertices or `pass`, colours alternating from the side to move) on `game`,
@@ -112,11 +112,11 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
             ApiError::refused(format!("the analysis counts by the Chinese rules only, not {rules:?}")).because("rules")
         );
     }
-    let komi = req.komi.map(crate::record::komi_points).transpose()?;
+    let komi = req.komi.map(crate::domain::komi_points).transpose()?;
     // An empty board's rules, and an SGF record's when it gives no komi.
     let rules = Rules { komi: komi.unwrap_or(Rules::chinese().komi), ..Rules::chinese() };
     let mut game = if let Some(id) = &req.game {
-        if !crate::api::could_be_id(id) {
+        if !crate::http::extract::could_be_id(id) {
             return Err(ApiError::not_found(id));
         }
         let (stored, state) = app.load(id).await?;
@@ -128,7 +128,7 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
         }
         position_at(&state.game, req.at)?
     } else if let Some(sgf) = &req.sgf {
-        let (_, mut replay) = crate::api::replay_sgf(sgf.as_bytes(), &app.limits().sgf, rules, "")?;
+        let (_, mut replay) = crate::http::sgf::replay_sgf(sgf.as_bytes(), &app.limits().sgf, rules, "")?;
         if let Some(komi) = komi {
             // The request's komi over the record's.
             let rules = Rules { komi, ..*replay.game.rules() };
@@ -219,10 +219,10 @@ pub(crate) async fn analysis_live(
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let ws = crate::api::websocket(&app, &headers, ws)?;
+    let ws = crate::http::ws::websocket(&app, &headers, ws)?;
     let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
     app.watcher_opens(client)?;
-    let watcher = crate::api::Watching { app: app.clone(), client, id, held: Some(running.watched()) };
+    let watcher = crate::http::ws::Watching { app: app.clone(), client, id, held: Some(running.watched()) };
     Ok(ws.max_message_size(1024).max_frame_size(1024).on_upgrade(move |socket| async move {
         follow(socket, &running).await;
         drop(watcher);
@@ -310,7 +310,7 @@ pub(crate) async fn info(
     let (stored, state) = app.load(&id).await?;
     // A played game's record is written from its moves: its players, result and rules, no
     // comments and no variations.
-    let record = crate::api::game_record(&stored, &state)?;
+    let record = crate::http::sgf::game_record(&stored, &state)?;
     let info = record.info().map_err(|e| ApiError::internal(&e))?;
     let comments = record.comments().into_iter().map(|(number, text)| CommentView { number, text }).collect();
     Ok(Json(GameInfoView {
@@ -373,7 +373,7 @@ pub(crate) async fn sgf_with_lines(
         return Err(ApiError::bad_request(format!("variations: at most {MAX_LINES}")));
     }
     let (stored, state) = app.load(&id).await?;
-    let mut record = crate::api::game_record(&stored, &state)?;
+    let mut record = crate::http::sgf::game_record(&stored, &state)?;
     let size = state.config.size;
     for (i, line) in req.variations.iter().enumerate() {
         let what = format!("variations[{i}]");
@@ -383,5 +383,5 @@ pub(crate) async fn sgf_with_lines(
         let moves: Vec<(Color, Move)> = game.moves()[start..].to_vec();
         record.add_line(line.at, &moves, size).map_err(|e| ApiError::refused(format!("{what}: {e}")).because("at"))?;
     }
-    Ok(crate::api::sgf_response(&id, record.to_sgf()))
+    Ok(crate::http::sgf::sgf_response(&id, record.to_sgf()))
 }

@@ -4,7 +4,7 @@ use serde::Serialize;
 use tengen_core::count::{Owner, area_owners, quarters_text};
 use tengen_core::{Color, Phase, Point};
 
-use crate::record::{Clock, Opponent, State, TimeControl};
+use crate::domain::{Clock, Opponent, State, TimeControl};
 
 /// A game as the API shows it. Points are GTP vertices (`D4`), colours `black`/`white`.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -22,7 +22,7 @@ pub struct View {
     /// Handicap stones.
     pub handicap: usize,
     /// How the handicap stones are placed: `fixed` (star points) or `free`.
-    pub placement: crate::record::Placement,
+    pub placement: crate::domain::Placement,
     /// Computer (with its level) or friend.
     pub opponent: Opponent,
     /// The computer's colour, in a game against it.
@@ -68,7 +68,7 @@ pub struct View {
     pub proposal: Vec<Point>,
     /// Counting phase against the computer: the marking it last refused (its own proposal
     /// is marked now), until the marking changes.
-    pub dispute: Option<crate::record::Dispute>,
+    pub dispute: Option<crate::domain::Dispute>,
     /// The colour whose undo request the other seat refused, until that colour acts again.
     #[schema(value_type = Option<String>)]
     pub undo_refused: Option<Color>,

@@ -1,0 +1,51 @@
+//! Player names: printable, no control or invisible characters, at most [`NAME_CHARS`].
+
+use super::NAME_CHARS;
+
+/// What is wrong with a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Nothing but spaces.
+    #[error("a name cannot be empty")]
+    Empty,
+    /// Longer than [`NAME_CHARS`].
+    #[error("a name is at most {NAME_CHARS} characters")]
+    Long,
+    /// A control, format (bidirectional overrides, zero-width), separator or other invisible
+    /// character.
+    #[error("a name is of printable characters only (no control, bidirectional or zero-width characters)")]
+    Unprintable,
+}
+
+/// Characters that show nothing, or change how the text around them shows: format characters
+/// (Unicode category Cf: zero-width spaces and joiners, bidirectional overrides, the BOM …),
+/// line and paragraph separators, and the tag block.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{FFF0}'..='\u{FFFB}' | '\u{0600}'..='\u{0605}' | '\u{06DD}' | '\u{070F}' | '\u{08E2}'
+        | '\u{110BD}' | '\u{E0000}'..='\u{E0FFF}')
+        || c.is_control()
+        || (c.is_whitespace() && c != ' ')
+}
+
+/// The one rule for every player name, given or imported: spaces trimmed at both ends, 1 to
+/// [`NAME_CHARS`] characters, all printable.
+///
+/// # Errors
+/// [`NameError`] for a name that breaks it.
+pub fn check_name(name: &str) -> Result<String, NameError> {
+    let name = name.trim_matches(' ');
+    if name.chars().any(invisible) {
+        return Err(NameError::Unprintable);
+    }
+    if name.is_empty() {
+        return Err(NameError::Empty);
+    }
+    if name.chars().count() > NAME_CHARS {
+        return Err(NameError::Long);
+    }
+    Ok(name.to_owned())
+}

@@ -1,0 +1,35 @@
+//! Small helpers every layer uses: time, tokens, locks. A leaf: it imports nothing of the
+//! crate.
+
+use std::sync::{Mutex, MutexGuard};
+
+use rand::Rng;
+use sha2::{Digest, Sha256};
+
+/// Milliseconds since the Unix epoch.
+#[must_use]
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// SHA-256 of a seat token, in hex: what the database keeps.
+#[must_use]
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Equality that takes the same time wherever the strings differ.
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// A lock that a panic elsewhere does not poison for good.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// `bytes` random bytes, in hex: ids (8) and seat tokens (16).
+pub(crate) fn random_token(bytes: usize) -> String {
+    let mut rng = rand::rng();
+    (0..bytes).map(|_| format!("{:02x}", rng.random::<u8>())).collect()
+}
