@@ -167,20 +167,21 @@ pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<Vec<Point>> {
 const WEAK_OWNERSHIP: std::ops::RangeInclusive<f32> = -0.1..=0.6;
 
 /// `dead` without the stones that, once every stone of `dead` is off the board, stand in an
-/// empty region bordered by their own colour alone: a stone in its own side's area is not
-/// dead (and counts the same either way under area counting). Where a reading kills a weak
-/// group, the ownership may still have given the stones inside it to the group's owner
-/// (gargoyle of GNU Go's regression games: a stone inside a group read dead).
+/// empty region the opponent does not border — their own side's area, or no one's: a dead
+/// stone stands in the opponent's area (and either way it counts the same under area
+/// counting). Where a reading kills a weak group, the ownership may still have given the
+/// stones inside it to the group's owner (gargoyle of GNU Go's regression games: a stone inside
+/// a group read dead); on an open board a reading may kill a lone stone that nothing surrounds.
 pub(crate) fn in_opponent_area(board: &Board, mut dead: Vec<Point>) -> Vec<Point> {
-    let mut own_area = Vec::new();
+    let mut spared = Vec::new();
     for (points, borders) in tengen_core::count::empty_regions_without(board, &dead) {
         for color in [Color::Black, Color::White] {
-            if borders[color.index()] && !borders[color.opponent().index()] {
-                own_area.extend(points.iter().copied().filter(|&p| board.get(p) == Some(color)));
+            if !borders[color.opponent().index()] {
+                spared.extend(points.iter().copied().filter(|&p| board.get(p) == Some(color)));
             }
         }
     }
-    dead.retain(|p| !own_area.contains(p));
+    dead.retain(|p| !spared.contains(p));
     dead
 }
 
@@ -238,6 +239,9 @@ mod tests {
         let dead = vec![at("A5"), at("B4"), at("B5"), at("C1")];
         assert_eq!(in_opponent_area(&b, dead), vec![at("B4"), at("B5"), at("C1")]);
         assert_eq!(in_opponent_area(&b, vec![at("A5")]), vec![at("A5")]);
+        // A lone stone that no opposing stone surrounds is no one's to take.
+        let lone = board(". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .");
+        assert_eq!(in_opponent_area(&lone, vec![at("C3")]), Vec::<Point>::new());
     }
 
     #[test]

@@ -2372,6 +2372,21 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_stone_on_an_open_board_is_not_dead() {
+        // Black's one stone and two passes (the counting test of the server at level 1,
+        // seed 3): the reading of a weak group gave White the time to kill it, yet nothing of
+        // White's surrounds it.
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        game.play(Move::Play(at("F7"))).unwrap();
+        game.play(Move::Pass).unwrap();
+        game.play(Move::Pass).unwrap();
+        for seed in 0..8 {
+            let dead = Mcts::new(SearchParams { seed, ..SearchParams::level(1) }).dead_stones_of(&game);
+            assert_eq!(dead, Vec::<Point>::new(), "seed {seed}");
+        }
+    }
+
+    #[test]
     fn the_status_search_reads_a_thin_wall() {
         // The end of a game against GNU Go (data/records/9x9-gnugo-level10/r2-a-game-021.sgf),
         // White to move: Black's A2-B1-B2, E1-E2 and H1 are dead in White's area, as GNU Go and

@@ -217,6 +217,9 @@ fn dead_stones_of_ogs_games_match_the_removed_ones() {
 
 /// 19 × 19 games of GNU Go's regression suite whose weak groups in the open, dead by the
 /// players' marks, the judgement missed until it read them (2026-12-05): each must be exact.
+/// With them gargoyle (a weak corner whose surroundings lean its own way, and the stone inside
+/// it that then lives) and shi-gnu (chains the static seki rule spared: one connects out in
+/// two moves, one loses a ko).
 #[test]
 fn weak_groups_in_the_open_are_dead() {
     let dir = games_dir();
@@ -226,6 +229,8 @@ fn weak_groups_in_the_open_are_dead() {
         "cgf2004/aya.sgf",
         "kgs/20040517-siRNA-GnuGoCVS.sgf",
         "olympiad2003/gnugo_vs_jimmy.sgf",
+        "cgf2004/gargoyle.sgf",
+        "cgf2002/shi-gnu.sgf",
     ];
     all_exact(&dir, &names, "");
 }
