@@ -1,13 +1,13 @@
 //! The HTTP + JSON API and its OpenAPI document. Seat tokens travel as
 //! `Authorization: Bearer TOKEN`; the game id alone reads and watches.
 
-use axum::Json;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Query, State as AxumState};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use tengen_core::{Color, Komi, Move, Nigiri, Parity, Point, Rules};
 use utoipa::{OpenApi, ToSchema};
@@ -16,7 +16,7 @@ use crate::app::{AppState, now_ms, token_hash};
 use crate::domain::{Action, Config, GameError, MAX_MOVES, Opponent, Placement, State, TimeControl, check_name};
 use crate::error::ApiError;
 use crate::guard::Client;
-use crate::http::extract::{Body, ErrorBody, GameId, body_error};
+use crate::http::extract::{Body, BodyLimit, ErrorBody, GameId, body_error};
 use crate::http::sgf::{game_record, replay_sgf, sgf_response};
 use crate::http::ws::{WATCHER_MESSAGE, Watching, websocket};
 use crate::store::{StoredGame, Summary};
@@ -25,6 +25,8 @@ use crate::view::View;
 /// The API's routes, all under `/api`, and the health and metrics endpoints.
 pub fn routes(state: AppState) -> Router {
     let limits = state.limits().clone();
+    // The routes that take SGF in a JSON body take the larger of the two limits, and say so.
+    let sgf_json = limits.sgf.bytes.max(limits.body_bytes);
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -38,12 +40,12 @@ pub fn routes(state: AppState) -> Router {
             "/api/games/{id}/sgf",
             get(sgf)
                 .post(crate::study::sgf_with_lines)
-                .layer(DefaultBodyLimit::max(limits.sgf.bytes.max(limits.body_bytes))),
+                .layer((DefaultBodyLimit::max(sgf_json), Extension(BodyLimit(sgf_json)))),
         )
         .route("/api/games/{id}/info", get(crate::study::info))
         .route(
             "/api/analysis",
-            post(crate::study::analysis_start).layer(DefaultBodyLimit::max(limits.sgf.bytes.max(limits.body_bytes))),
+            post(crate::study::analysis_start).layer((DefaultBodyLimit::max(sgf_json), Extension(BodyLimit(sgf_json)))),
         )
         .route("/api/analysis/{id}", get(crate::study::analysis_read))
         .route("/api/analysis/{id}/stop", post(crate::study::analysis_stop))
@@ -501,10 +503,9 @@ async fn create(
     let created = now_ms();
     let state = State::new(config, created)?;
     app.quotas().new_game(client)?;
-    if computer == Some(Color::Black) {
-        // The computer moves (or places its stones) first.
-        app.computer_room(client).await?;
-    }
+    // The computer moves (or places its stones) first: a place in the client's share, held
+    // until the game is stored and its job queued.
+    let _room = if computer == Some(Color::Black) { Some(app.computer_room(client).await?) } else { None };
     let id = random_token(8);
     let token = random_token(16);
     let friend_token = computer.is_none().then(|| random_token(16));
@@ -1066,9 +1067,17 @@ async fn by_seat(
 ) -> Result<Json<View>, ApiError> {
     let token = bearer(headers).map(str::to_owned);
     let wakes_computer = matches!(action, Action::Move { .. } | Action::Handicap { .. } | Action::Resume);
-    // Whether the client has room for more of the computer's work, asked before the game's
-    // lock (with shared moves it is a query): it matters only in a game against the computer.
-    let no_room = if wakes_computer { app.computer_room(client).await.err() } else { None };
+    // A place in the client's share of the computer's work, taken before the game's lock
+    // (with shared moves it is a query) and held until the action has queued the job; a
+    // refusal matters only in a game against the computer.
+    let (_room, no_room) = if wakes_computer {
+        match app.computer_room(client).await {
+            Ok(room) => (Some(room), None),
+            Err(refusal) => (None, Some(refusal)),
+        }
+    } else {
+        (None, None)
+    };
     let state = app
         .act_as(id, client, token.as_deref(), action, |state, color| {
             if state.config.computer.is_some()

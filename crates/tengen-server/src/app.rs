@@ -82,6 +82,10 @@ struct Inner {
     searches: Arc<Semaphore>,
     /// The computer's work waiting, by client.
     queue: Mutex<Queue>,
+    /// Places held in each client's share of the computer's work that its queue does not
+    /// show yet: an action between the check and the job's queueing, a job on its way to the
+    /// database ([`AppState::computer_room`]).
+    reserved: Mutex<HashMap<Client, usize>>,
     /// Games with a computer search or a proposal waiting or in flight.
     busy: Mutex<HashSet<String>>,
     /// Per-client rate limits.
@@ -99,6 +103,19 @@ struct Inner {
 /// The server's shared state (cheap to clone).
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
+
+/// A place held in a client's share of the computer's work ([`AppState::computer_room`]),
+/// given back when dropped.
+pub struct ComputerRoom {
+    app: AppState,
+    client: Client,
+}
+
+impl Drop for ComputerRoom {
+    fn drop(&mut self) {
+        self.app.release(self.client);
+    }
+}
 
 pub use crate::load::state_of;
 
@@ -129,6 +146,7 @@ impl AppState {
             locks: Mutex::default(),
             searches,
             queue: Mutex::default(),
+            reserved: Mutex::default(),
             busy: Mutex::default(),
             quotas,
             metrics: Metrics::default(),
@@ -182,18 +200,23 @@ impl AppState {
         [lock(&self.0.locks).len(), lock(&self.0.hub).len(), lock(&self.0.deadlines).len(), self.0.quotas.clients()]
     }
 
-    /// Refuses with 429 when `client` already has as much of the computer's work waiting or
-    /// running as it may ([`Limits::computer_moves`]).
+    /// A place in `client`'s share of the computer's work ([`Limits::computer_moves`]), held
+    /// until the returned guard drops — after the action that wakes the computer has queued
+    /// its job. The place is taken before the client's work is counted, so that requests sent
+    /// at once cannot all pass the check: each sees the places the others hold.
     ///
     /// # Errors
-    /// 429 with `Retry-After`.
-    pub async fn computer_room(&self, client: Client) -> Result<(), ApiError> {
-        let held = if self.0.settings.shared_moves {
+    /// 429 with `Retry-After` when the client's work waiting, running and on its way fills
+    /// its share.
+    pub async fn computer_room(&self, client: Client) -> Result<ComputerRoom, ApiError> {
+        let before = self.reserve(client);
+        let room = ComputerRoom { app: self.clone(), client };
+        let queued = if self.0.settings.shared_moves {
             self.0.store.computer_jobs_of(&client.0.to_string()).await?
         } else {
             lock(&self.0.queue).held_by(client)
         };
-        let max = self.limits().computer_moves;
+        let (held, max) = (queued + before, self.limits().computer_moves);
         if held >= max {
             let wait = self.0.settings.max_think.as_secs().max(1);
             return Err(ApiError::too_many(
@@ -201,7 +224,26 @@ impl AppState {
                 wait,
             ));
         }
-        Ok(())
+        Ok(room)
+    }
+
+    /// Holds one more place of `client`'s: the places it held before.
+    fn reserve(&self, client: Client) -> usize {
+        let mut reserved = lock(&self.0.reserved);
+        let n = reserved.entry(client).or_default();
+        *n += 1;
+        *n - 1
+    }
+
+    /// Gives back one place of `client`'s.
+    fn release(&self, client: Client) {
+        let mut reserved = lock(&self.0.reserved);
+        if let Some(n) = reserved.get_mut(&client) {
+            *n -= 1;
+            if *n == 0 {
+                reserved.remove(&client);
+            }
+        }
     }
 
     /// Counts a WebSocket watcher of `client`.
@@ -465,10 +507,14 @@ impl AppState {
         let propose = state.game.phase() == Phase::Counting && !state.proposed;
         if (computer_turn || propose) && self.0.settings.shared_moves {
             let (app, id, events) = (self.clone(), id.to_owned(), state.events as i64);
+            // Counted in the client's share until the database shows it.
+            self.reserve(client);
+            let room = ComputerRoom { app: self.clone(), client };
             tokio::spawn(async move {
                 if let Err(e) = app.0.store.queue_computer(&id, events, &client.0.to_string(), now_ms()).await {
                     tracing::warn!("game {id}: queueing the computer's work: {e}");
                 }
+                drop(room);
             });
             return;
         }

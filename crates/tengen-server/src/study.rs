@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use crate::analysis::{Position, Running, Snapshot};
 use crate::app::AppState;
-use crate::domain::{GameError, MAX_MOVES, State};
+use crate::domain::{GameError, MAX_MOVES, State, printable_line};
 use crate::error::ApiError;
 use crate::guard::Client;
 use crate::http::extract::{Body, ErrorBody, GameId};
@@ -300,7 +300,8 @@ pub(crate) struct GameInfoView {
 }
 
 /// The record information of a game: players and ranks, date, event, round, result, rules,
-/// komi, and the comments of its main line.
+/// komi, and the comments of its main line. Each line of information is served as printable
+/// text: an imported record's control, bidirectional and zero-width characters are taken out.
 #[utoipa::path(get, path = "/api/games/{id}/info", params(("id" = String, Path)),
     responses((status = 200, body = GameInfoView), (status = 404, body = ErrorBody)))]
 pub(crate) async fn info(
@@ -315,15 +316,15 @@ pub(crate) async fn info(
     let comments = record.comments().into_iter().map(|(number, text)| CommentView { number, text }).collect();
     Ok(Json(GameInfoView {
         imported: stored.config.imported,
-        black: info.black.filter(|n| !n.is_empty()),
-        black_rank: info.black_rank,
-        white: info.white.filter(|n| !n.is_empty()),
-        white_rank: info.white_rank,
-        date: info.date,
-        event: info.event,
-        round: info.round,
-        result: info.result,
-        rules: info.rules,
+        black: info.black.as_deref().and_then(printable_line),
+        black_rank: info.black_rank.as_deref().and_then(printable_line),
+        white: info.white.as_deref().and_then(printable_line),
+        white_rank: info.white_rank.as_deref().and_then(printable_line),
+        date: info.date.as_deref().and_then(printable_line),
+        event: info.event.as_deref().and_then(printable_line),
+        round: info.round.as_deref().and_then(printable_line),
+        result: info.result.as_deref().and_then(printable_line),
+        rules: info.rules.as_deref().and_then(printable_line),
         komi: state.game.rules().komi.points(),
         size: state.config.size,
         handicap: state.game.handicap(),
@@ -359,10 +360,12 @@ const MAX_LINES: usize = 200;
 
 /// The game as SGF with variations: the record (an imported game's own, with its comments
 /// and variations) and the lines given, each after its move of the main line, so that an
-/// SGF editor shows them as branches.
+/// SGF editor shows them as branches. Variations only of a game studied (ended or imported),
+/// as everywhere else; without them, any game's record.
 #[utoipa::path(post, path = "/api/games/{id}/sgf", params(("id" = String, Path)), request_body = Option<SgfRequest>,
     responses((status = 200, content_type = "application/x-go-sgf", body = String),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "variations of a game still in play (`in_play`)"),
         (status = 422, body = ErrorBody, description = "an unreadable or illegal move in a variation, or one after a move the game does not have")))]
 pub(crate) async fn sgf_with_lines(
     AxumState(app): AxumState<AppState>,
@@ -373,6 +376,12 @@ pub(crate) async fn sgf_with_lines(
         return Err(ApiError::bad_request(format!("variations: at most {MAX_LINES}")));
     }
     let (stored, state) = app.load(&id).await?;
+    if !req.variations.is_empty() && !studied(&stored, &state) {
+        return Err(ApiError::in_conflict(
+            "the game is still in play: variations are written into its record when it has ended",
+        )
+        .because("in_play"));
+    }
     let mut record = crate::http::sgf::game_record(&stored, &state)?;
     let size = state.config.size;
     for (i, line) in req.variations.iter().enumerate() {

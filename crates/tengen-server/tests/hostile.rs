@@ -58,9 +58,18 @@ async fn deep_and_long_records_are_refused_naming_the_limit() {
     }
     // Past the byte limit, before reading: 413 with the limit.
     let big = format!("(;GM[1]C[{}])", "x".repeat(1_100_000));
-    let (status, v) = import(&app, big).await;
+    let (status, v) = import(&app, big.clone()).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
     assert_eq!(v["detail"], "the body is larger than 1048576 bytes, the most this address takes");
+    // JSON bodies that carry SGF (analysis, variations) take the SGF limit, and say it.
+    let json_sgf = serde_json::to_string(&json!({"sgf": big})).unwrap();
+    let (status, _, text) =
+        send(&app, "POST", "/api/analysis", &[("content-type", "application/json")], json_sgf).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{text}");
+    assert!(text.contains("larger than 1048576 bytes"), "{text}");
+    let medium = serde_json::to_string(&json!({"sgf": format!("(;GM[1]SZ[9]C[{}])", "x".repeat(100_000))})).unwrap();
+    let (status, _, text) = send(&app, "POST", "/api/analysis", &[("content-type", "application/json")], medium).await;
+    assert_ne!(status, StatusCode::PAYLOAD_TOO_LARGE, "{text}");
     // A game longer than a game may be on the server.
     let long: String = (0..1_300).map(|i| if i % 2 == 0 { ";B[]" } else { ";W[]" }).collect();
     let (status, v) = import(&app, format!("(;GM[1]SZ[9]{long})")).await;
@@ -266,6 +275,39 @@ async fn the_computer_serves_clients_in_turn_and_caps_each() {
 }
 
 #[tokio::test]
+async fn moves_sent_at_once_cannot_pass_the_computers_share() {
+    // Twelve games against a slow computer (19 × 19, level 10, one search at a time); one move
+    // in each, all sent at once: the client's share is four, checked and held in one step.
+    let app = server(Limits { computer_moves: 4, ..common::roomy() }).await;
+    let mut games = Vec::new();
+    for _ in 0..12 {
+        let (s, v) = common::call(
+            &app,
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"size": 19, "opponent": {"computer": {"level": 10}}, "color": "black"})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        games.push((v["id"].as_str().unwrap().to_owned(), v["token"].as_str().unwrap().to_owned()));
+    }
+    let moves = games.iter().map(|(id, token)| {
+        let app = app.clone();
+        async move {
+            let uri = format!("/api/games/{id}/move");
+            let auth = format!("Bearer {token}");
+            let headers = [("content-type", "application/json"), ("authorization", auth.as_str())];
+            send(&app, "POST", &uri, &headers, json!({"move": "Q16", "number": 1}).to_string()).await.0
+        }
+    });
+    let statuses = futures_util::future::join_all(moves).await;
+    let accepted = statuses.iter().filter(|s| **s == StatusCode::OK).count();
+    let refused = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!((accepted, refused), (4, 8), "{statuses:?}");
+}
+
+#[tokio::test]
 async fn answers_carry_the_security_headers_and_health_and_metrics_answer() {
     let app = server(common::roomy()).await;
     for uri in ["/", "/api/games", "/api/games/nope", "/static/app.js", "/healthz"] {
@@ -314,8 +356,23 @@ async fn websockets_from_another_sites_page_are_refused() {
     let uri = format!("/api/games/{id}/live");
     let (s, _, body) = send(&app, "GET", &uri, &with("https://evil.example.com"), Body::empty()).await;
     assert_eq!(s, StatusCode::FORBIDDEN, "{body}");
-    // The server's own page passes the check (the upgrade itself needs a real connection).
+    // A page whose name matches the Host is not trusted for it: under DNS rebinding the
+    // attacker's own name resolves to the server and is sent as both.
     let (s, _, body) = send(&app, "GET", &uri, &with("https://go.example.org"), Body::empty()).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{body}");
+    // The server's own page by its address passes the check (the upgrade itself needs a real
+    // connection), and by its name when `--origin` names it.
+    let mut by_address = upgrade.to_vec();
+    by_address[0] = ("host", "127.0.0.1:8080");
+    by_address.push(("origin", "http://127.0.0.1:8080"));
+    let (s, _, body) = send(&app, "GET", &uri, &by_address, Body::empty()).await;
+    assert_ne!(s, StatusCode::FORBIDDEN, "{body}");
+    let named =
+        server(tengen_server::guard::Limits { origins: vec!["https://go.example.org".to_owned()], ..common::roomy() })
+            .await;
+    let (_, v) = common::call(&named, "POST", "/api/games", None, Some(json!({"size": 9, "opponent": "friend"}))).await;
+    let uri = format!("/api/games/{}/live", v["id"].as_str().unwrap());
+    let (s, _, body) = send(&named, "GET", &uri, &with("https://go.example.org"), Body::empty()).await;
     assert_ne!(s, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(app.table_sizes()[1], 0, "no channel is left from refused or failed upgrades");
 }

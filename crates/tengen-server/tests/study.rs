@@ -208,6 +208,12 @@ async fn variations_are_played_refused_and_written_into_the_sgf() {
     let playing = five_moves(&app, false).await;
     let (s, v) = call(&app, "GET", &format!("/api/games/{playing}?at=3&then=C7"), None, None).await;
     assert_eq!((s, v["reason"].as_str()), (StatusCode::CONFLICT, Some("in_play")));
+    // Nor are variations written into the record of a game in play; its record alone is served.
+    let line = json!({"variations": [{"at": 3, "moves": ["C7"]}]});
+    let (s, v) = call(&app, "POST", &format!("/api/games/{playing}/sgf"), None, Some(line)).await;
+    assert_eq!((s, v["reason"].as_str()), (StatusCode::CONFLICT, Some("in_play")), "{v}");
+    let (s, v) = call(&app, "POST", &format!("/api/games/{playing}/sgf"), None, Some(json!({}))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
 
     let lines = json!({"variations": [
         {"at": 3, "moves": ["C7", "D7"]},
@@ -263,6 +269,14 @@ async fn imported_records_show_their_information_comments_and_rules() {
         info["comments"],
         json!([{"number": 0, "text": "A famous game"}, {"number": 1, "text": "the centre"}, {"number": 3, "text": "solid"}])
     );
+    // Record information is served as printable text: a bidirectional override, a bell and a
+    // line break in an imported record do not reach a page.
+    let sgf = "(;GM[1]FF[4]SZ[9]EV[Cup\u{202E}reversed\u{7}]RO[1\n2]BR[ \u{200B} ];B[ee])";
+    let odd = import(&app, sgf).await;
+    let (s, info) = call(&app, "GET", &format!("/api/games/{odd}/info"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{info}");
+    assert_eq!((info["event"].as_str(), info["round"].as_str()), (Some("Cupreversed"), Some("1 2")), "{info}");
+    assert_eq!(info["black_rank"], Value::Null, "{info}");
     // A played game says its own.
     let played = five_moves(&app, true).await;
     let (_, info) = call(&app, "GET", &format!("/api/games/{played}/info"), None, None).await;

@@ -75,8 +75,10 @@ pub struct ServeArgs {
     /// Seconds within which a request is answered (503 beyond; WebSockets apart).
     #[arg(long, default_value_t = 30.0)]
     request_timeout: f64,
-    /// Another origin whose pages may open WebSockets (the server's own always may), e.g.
-    /// `https://go.example.org`; repeat for more.
+    /// An origin whose pages may open WebSockets, e.g. `https://go.example.org`: the server's
+    /// own name when players reach it by one (its pages reached by an IP address or
+    /// `localhost` always may; a name is never trusted from the `Host` header alone, which DNS
+    /// rebinding forges); repeat for more.
     #[arg(long)]
     origin: Vec<String>,
     /// Review jobs this server works on at once; 0 leaves them to other servers and to

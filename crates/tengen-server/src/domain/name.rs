@@ -49,3 +49,15 @@ pub fn check_name(name: &str) -> Result<String, NameError> {
     }
     Ok(name.to_owned())
 }
+
+/// A line of record information (an imported record's event, round, date, result, rules or
+/// ranks) as the server serves it: shown as text, so with the characters that the rule for
+/// names refuses taken out — line breaks and tabs become spaces, control, bidirectional and
+/// zero-width characters go —, spaces trimmed; `None` when nothing is left.
+#[must_use]
+pub fn printable_line(text: &str) -> Option<String> {
+    let line: String =
+        text.chars().filter_map(|c| if c.is_whitespace() { Some(' ') } else { (!invisible(c)).then_some(c) }).collect();
+    let line = line.trim_matches(' ');
+    (!line.is_empty()).then(|| line.to_owned())
+}

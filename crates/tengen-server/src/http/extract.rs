@@ -29,10 +29,16 @@ pub(crate) struct ErrorBody {
 /// JSON bodies: a body that does not read is a 400 with serde's words.
 pub(crate) struct Body<T>(pub(crate) T);
 
+/// The byte limit of a route's body where it is not `--body-limit` (the SGF routes take
+/// `--sgf-limit`): set beside the route's `DefaultBodyLimit`, so that a refusal names the
+/// limit that applied.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyLimit(pub(crate) usize);
+
 impl<T: serde::de::DeserializeOwned> axum::extract::FromRequest<AppState> for Body<T> {
     type Rejection = ApiError;
     async fn from_request(req: axum::extract::Request, state: &AppState) -> Result<Self, ApiError> {
-        let limit = state.limits().body_bytes;
+        let limit = req.extensions().get::<BodyLimit>().map_or(state.limits().body_bytes, |l| l.0);
         let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| body_error(&e, limit))?;
         let invalid = |e: serde_json::Error| ApiError::bad_request(format!("invalid JSON body: {e}"));
         // Empty, or JSON's own whitespace only (not a form feed, which `is_ascii_whitespace`

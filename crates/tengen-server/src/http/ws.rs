@@ -12,8 +12,12 @@ use crate::guard::Client;
 /// is dropped).
 pub(crate) const WATCHER_MESSAGE: usize = 1024;
 
-/// Whether a WebSocket's `Origin` (sent by every browser) is the server's own page or one
-/// of the origins allowed with `--origin`; clients that send none (not a browser) may watch.
+/// Whether a WebSocket's `Origin` (sent by every browser) is one of the origins allowed with
+/// `--origin`, or the server's own page reached by an address no DNS answer can stand for: an
+/// IP address or `localhost`, the `Host` the request came to. A page's host name is never
+/// trusted by the `Host` header alone: under DNS rebinding an attacker's name resolves to the
+/// server, and the browser sends that name as both `Origin` and `Host`. A server reached by a
+/// name is given it with `--origin`. Clients that send no `Origin` (no browser) may watch.
 fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else { return true };
     let Ok(origin) = origin.to_str() else { return false };
@@ -21,11 +25,27 @@ fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
         return true;
     }
     let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else { return false };
+    if !unrebindable(host) {
+        return false;
+    }
     ["http://", "https://"].iter().any(|scheme| {
         origin.len() == scheme.len() + host.len()
             && origin[..scheme.len()].eq_ignore_ascii_case(scheme)
             && origin[scheme.len()..].eq_ignore_ascii_case(host)
     })
+}
+
+/// Whether a `Host` (a name or address, and an optional port) is an IP address or
+/// `localhost`: what a browser reaches without asking DNS.
+fn unrebindable(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        // [IPv6]:port
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':')
+            .map_or(host, |(name, port)| if port.bytes().all(|b| b.is_ascii_digit()) { name } else { host })
+    };
+    name.parse::<std::net::IpAddr>().is_ok() || name.eq_ignore_ascii_case("localhost")
 }
 
 /// A WebSocket upgrade from the server's own page (or an allowed origin, or a client that is
@@ -59,5 +79,38 @@ impl<T> Drop for Watching<T> {
         // What it holds first, so that a game's channel is seen unwatched.
         drop(self.held.take());
         self.app.watcher_closes(self.client, &self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(origin: &str, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::ORIGIN, origin.parse().unwrap());
+        h.insert(header::HOST, host.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn an_origin_is_checked_against_addresses_and_the_allowed_list_only() {
+        let none: &[String] = &[];
+        for (origin, host) in [
+            ("http://127.0.0.1:8080", "127.0.0.1:8080"),
+            ("http://localhost:8080", "localhost:8080"),
+            ("http://[::1]:8080", "[::1]:8080"),
+            ("https://192.168.1.5", "192.168.1.5"),
+        ] {
+            assert!(origin_allowed(&headers(origin, host), none), "{origin}");
+        }
+        // DNS rebinding: the attacker's name, resolved to the server, as Origin and Host.
+        assert!(!origin_allowed(&headers("http://rebind.example.com:8080", "rebind.example.com:8080"), none));
+        assert!(!origin_allowed(&headers("http://127.0.0.1:9090", "127.0.0.1:8080"), none));
+        assert!(!origin_allowed(&headers("http://localhost.example.com", "localhost.example.com"), none));
+        let allowed = ["https://go.example.org/".to_owned()];
+        assert!(origin_allowed(&headers("https://go.example.org", "go.example.org"), &allowed));
+        assert!(!origin_allowed(&headers("https://evil.example.com", "go.example.org"), &allowed));
+        assert!(origin_allowed(&HeaderMap::new(), none), "no Origin: no browser");
     }
 }
