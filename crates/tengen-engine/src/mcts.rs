@@ -98,7 +98,7 @@ pub struct SearchParams {
     pub status_simulations: u32,
     /// The mercy rule: a playout ends as soon as one side has captured more stones than the
     /// other, since the simulation began, by more than this share of the board's points;
-    /// that side wins, by two points a stone of the lead. 0: off.
+    /// the score is two points a stone of the lead, less the komi and handicap bonus. 0: off.
     pub mercy: f32,
     /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
     /// tanh(margin / board size)). Above 0, the search prefers winning by more and losing by
@@ -1122,11 +1122,12 @@ impl Worker {
         let mercy = if ended { None } else { self.play_out(shared, to_play, pending, !sample) };
         // Black's score: area minus komi and handicap bonus (counted by `terminal_owners` when
         // two passes ended the game in the tree), or two points a stone of the capture lead
-        // when the mercy rule ended the playout.
+        // less the same when the mercy rule ended the playout.
         let terminal = ended
             .then(|| terminal_owners(&mut self.board, shared.color, shared.own_dead.as_deref().unwrap_or_default()));
         let score = match (mercy, &terminal) {
-            (Some(lead), _) => 2.0 * lead as f32,
+            // Against the komi as well: a komi no board can make up stays lost (±361).
+            (Some(lead), _) => 2.0 * lead as f32 - shared.komi_and_bonus,
             (None, Some(owners)) => owners.iter().map(|(_, o)| owner_value(o)).sum::<f32>() - shared.komi_and_bonus,
             (None, None) => self.board.area_score() as f32 - shared.komi_and_bonus,
         };
@@ -2369,6 +2370,19 @@ mod tests {
                 .unwrap();
         let dead = Mcts::new(SearchParams { playouts: 4_000, ..SearchParams::default() }).dead_stones_of(&game);
         assert_eq!(dead, vec![at("B3")]);
+    }
+
+    #[test]
+    fn a_komi_no_board_can_make_up_is_lost_in_every_simulation() {
+        // Komi ±361 on 9 × 9: Black cannot win, or cannot lose, whatever a playout's captures
+        // (the mercy rule once ended a rout as a win for the side ahead in stones).
+        for (points, expected) in [(361.0, 0.0), (-361.0, 1.0)] {
+            let komi = tengen_core::Komi::from_points(points).unwrap();
+            let game = Game::new(9, Rules { komi, ..Rules::chinese() }).unwrap();
+            let result =
+                Mcts::new(SearchParams { playouts: 3_000, ..SearchParams::default() }).search(&game, Color::Black);
+            assert_eq!(result.win_rate, expected, "komi {points}");
+        }
     }
 
     #[test]
