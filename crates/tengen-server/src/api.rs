@@ -15,7 +15,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::app::{AppState, now_ms, token_hash};
 use crate::domain::{Action, Config, GameError, MAX_MOVES, Opponent, Placement, State, TimeControl, check_name};
 use crate::error::ApiError;
-use crate::guard::Client;
+use crate::guard::{Client, ConnectionSlot};
 use crate::http::extract::{Body, BodyLimit, ErrorBody, GameId, body_error};
 use crate::http::sgf::{game_record, replay_sgf, sgf_response};
 use crate::http::ws::{WATCHER_MESSAGE, Watching, websocket};
@@ -825,6 +825,7 @@ async fn live(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
     client: Client,
+    slot: Option<Extension<ConnectionSlot>>,
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -834,7 +835,8 @@ async fn live(
     app.watcher_opens(client)?;
     // Subscribe, then read: a change between the two reaches the watcher twice (the second
     // view is whole anyway), never zero times.
-    let mut watching = Watching { held: Some(app.subscribe(&id)), app: app.clone(), client, id: id.clone() };
+    let slot = slot.map(|Extension(slot)| slot);
+    let mut watching = Watching { held: Some(app.subscribe(&id)), app: app.clone(), client, id: id.clone(), slot };
     let (_, state) = app.load(&id).await?;
     let first = serde_json::to_string(&View::of(&id, &state, now_ms())).map_err(|e| ApiError::internal(&e))?;
     Ok(ws

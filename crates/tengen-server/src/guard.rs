@@ -36,8 +36,12 @@ pub struct Limits {
     /// thought at once, over all its games: beyond, a request that would add one is refused
     /// with 429.
     pub computer_moves: usize,
-    /// Open connections, over all clients: beyond, new connections are closed at once.
+    /// Open connections, over all clients: beyond, new connections are closed at once. A
+    /// WebSocket keeps its connection's place while it stays open.
     pub connections: usize,
+    /// Open connections from one address (WebSockets included): beyond, its new connections
+    /// are closed at once, so that one address cannot hold every place.
+    pub connections_per_address: usize,
     /// WebSocket watchers a client may hold open.
     pub watchers_per_client: usize,
     /// The longest a client may take to send a request's headers.
@@ -72,6 +76,7 @@ impl Default for Limits {
             games_per_hour: 120,
             computer_moves: 4,
             connections: 1024,
+            connections_per_address: 64,
             watchers_per_client: 32,
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
@@ -259,6 +264,55 @@ impl Metrics {
     }
 }
 
+/// A connection's places in the server's bounds ([`Limits::connections`] and
+/// [`Limits::connections_per_address`]), given back when the last holder drops it: the
+/// connection itself and, after an upgrade, its WebSocket. Set in each request's extensions
+/// by the server's accept loop; absent where requests come without a socket (tests).
+#[derive(Clone)]
+pub struct ConnectionSlot(pub std::sync::Arc<dyn std::any::Any + Send + Sync>);
+
+/// The connections open by each address, against [`Limits::connections_per_address`].
+#[derive(Clone, Default)]
+pub struct AddressConnections(std::sync::Arc<Mutex<HashMap<IpAddr, usize>>>);
+
+impl AddressConnections {
+    /// A place for one more connection of `ip`, or `None` when it holds `max` already.
+    #[must_use]
+    pub fn open(&self, ip: IpAddr, max: usize) -> Option<AddressPlace> {
+        let mut open = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = open.entry(ip).or_default();
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(AddressPlace { connections: self.clone(), ip })
+    }
+
+    /// Addresses with connections open.
+    #[must_use]
+    pub fn addresses(&self) -> usize {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+}
+
+/// One connection's place among its address's ([`AddressConnections::open`]).
+pub struct AddressPlace {
+    connections: AddressConnections,
+    ip: IpAddr,
+}
+
+impl Drop for AddressPlace {
+    fn drop(&mut self) {
+        let mut open = self.connections.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,5 +341,20 @@ mod tests {
         assert!(text.contains("tengen_http_request_duration_seconds_bucket{route=\"/api/games/{id}\",le=\"0.005\"} 1"));
         assert!(text.contains("tengen_http_request_duration_seconds_count{route=\"/api/games/{id}\"} 2"));
         assert!(text.contains("# TYPE tengen_games_in_play gauge\ntengen_games_in_play 7"));
+    }
+
+    #[test]
+    fn one_address_holds_at_most_its_share_of_connections() {
+        let connections = AddressConnections::default();
+        let (a, b) = (IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)));
+        let held: Vec<AddressPlace> = (0..3).map_while(|_| connections.open(a, 3)).collect();
+        assert_eq!(held.len(), 3);
+        assert!(connections.open(a, 3).is_none(), "a fourth from the same address");
+        let other = connections.open(b, 3);
+        assert!(other.is_some(), "another address has its own share");
+        drop(held);
+        drop(other);
+        assert_eq!(connections.addresses(), 0, "nothing is left once all are closed");
+        assert!(connections.open(a, 3).is_some());
     }
 }

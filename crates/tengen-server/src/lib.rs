@@ -77,6 +77,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
     tokio::pin!(shutdown);
     let router = app(state.clone());
     let connections = Arc::new(tokio::sync::Semaphore::new(state.limits().connections.max(1)));
+    let by_address = guard::AddressConnections::default();
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -90,29 +91,47 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
             },
             _ = &mut shutdown => break,
         };
-        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+        let place = by_address.open(peer.ip(), state.limits().connections_per_address.max(1));
+        let (Ok(permit), Some(place)) = (Arc::clone(&connections).try_acquire_owned(), place) else {
             state.metrics().connections_refused.fetch_add(1, Ordering::Relaxed);
             drop(stream);
             continue;
         };
-        tokio::spawn(connection(state.clone(), router.clone(), stream, peer, permit));
+        state.metrics().connections.fetch_add(1, Ordering::Relaxed);
+        let slot = guard::ConnectionSlot(Arc::new(Places { state: state.clone(), _permit: permit, _place: place }));
+        tokio::spawn(connection(state.clone(), router.clone(), stream, peer, slot));
     }
     Ok(())
 }
 
+/// A connection's places: among all connections, and among its address's; counted in the
+/// open-connections gauge until the connection and its WebSocket, if any, are closed.
+struct Places {
+    state: AppState,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    _place: guard::AddressPlace,
+}
+
+impl Drop for Places {
+    fn drop(&mut self) {
+        self.state.metrics().connections.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// One connection: HTTP/1.1 with the header timeout, upgrades (WebSockets) allowed, closed
-/// gracefully when it reaches the connection age.
+/// gracefully when it reaches the connection age. Its places (`slot`) go with each request,
+/// so that a WebSocket keeps them while it is open.
 async fn connection(
     state: AppState,
     router: axum::Router,
     stream: tokio::net::TcpStream,
     peer: SocketAddr,
-    permit: tokio::sync::OwnedSemaphorePermit,
+    slot: guard::ConnectionSlot,
 ) {
     let limits = state.limits().clone();
-    state.metrics().connections.fetch_add(1, Ordering::Relaxed);
     let service = tower::ServiceExt::map_request(router, move |mut request: axum::http::Request<_>| {
         request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+        request.extensions_mut().insert(slot.clone());
         request
     });
     let service = hyper_util::service::TowerToHyperService::new(service);
@@ -133,6 +152,4 @@ async fn connection(
     if let Err(e) = result {
         tracing::debug!(%peer, "connection ended: {e}");
     }
-    state.metrics().connections.fetch_sub(1, Ordering::Relaxed);
-    drop(permit);
 }

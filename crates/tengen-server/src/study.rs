@@ -216,13 +216,15 @@ pub(crate) async fn analysis_live(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
     client: Client,
+    slot: Option<axum::Extension<crate::guard::ConnectionSlot>>,
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let ws = crate::http::ws::websocket(&app, &headers, ws)?;
     let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
     app.watcher_opens(client)?;
-    let watcher = crate::http::ws::Watching { app: app.clone(), client, id, held: Some(running.watched()) };
+    let slot = slot.map(|axum::Extension(slot)| slot);
+    let watcher = crate::http::ws::Watching { app: app.clone(), client, id, held: Some(running.watched()), slot };
     Ok(ws.max_message_size(1024).max_frame_size(1024).on_upgrade(move |socket| async move {
         follow(socket, &running).await;
         drop(watcher);

@@ -198,12 +198,13 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     let game = tokio::spawn(real_game(base.clone(), Arc::clone(&stop)));
     let mut max_growth = 0f64;
-    let phases: [&str; 9] = [
+    let phases: [&str; 10] = [
         "deep SGF",
         "unknown ids",
         "big bodies",
         "bad games",
         "slow headers",
+        "one address",
         "WebSockets",
         "imports",
         "computer",
@@ -280,6 +281,28 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                         Ok(Ok(_) | Err(_))
                     );
                     c.refused(phase, if closed { 408 } else { 200 }, |s| s == 408);
+                }
+            }
+            "one address" => {
+                // 1,100 idle connections from one address, more than the server's connections
+                // in all (1,024): past the address's share (64) each is closed at once, and the
+                // real game, from another address, goes on (its latency is measured throughout).
+                let mut open = Vec::new();
+                for _ in 0..1_100 {
+                    let socket = tokio::net::TcpSocket::new_v4()?;
+                    socket.bind(SocketAddr::new(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)), 0))?;
+                    open.push(socket.connect(addr).await?);
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                for (i, mut stream) in open.into_iter().enumerate() {
+                    let mut buf = [0u8; 64];
+                    let closed = matches!(
+                        tokio::time::timeout(Duration::from_millis(5), stream.read(&mut buf)).await,
+                        Ok(Ok(0) | Err(_))
+                    );
+                    if i >= 64 {
+                        c.refused(phase, if closed { 429 } else { 200 }, |s| s == 429);
+                    }
                 }
             }
             "WebSockets" => {

@@ -63,9 +63,13 @@ pub struct ServeArgs {
     /// games (429 beyond).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..))]
     computer_moves: u16,
-    /// Open connections, over all clients; more are closed at once.
+    /// Open connections, over all clients (a WebSocket keeps its connection's place); more
+    /// are closed at once.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     max_connections: u32,
+    /// Open connections from one address, WebSockets included; more are closed at once.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    connections_per_address: u32,
     /// WebSocket watchers a client may hold open.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..))]
     watchers: u16,
@@ -156,6 +160,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             games_per_hour: args.games_per_hour,
             computer_moves: usize::from(args.computer_moves),
             connections: args.max_connections as usize,
+            connections_per_address: args.connections_per_address as usize,
             watchers_per_client: usize::from(args.watchers),
             header_timeout: seconds("header-timeout", args.header_timeout, 3600.0)?,
             request_timeout: seconds("request-timeout", args.request_timeout, 3600.0)?,

@@ -6,7 +6,7 @@ use axum::http::{HeaderMap, header};
 
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::guard::Client;
+use crate::guard::{Client, ConnectionSlot};
 
 /// The largest message a watcher may send (the protocol reads none but Close; what it sends
 /// is dropped).
@@ -72,6 +72,9 @@ pub(crate) struct Watching<T> {
     pub(crate) client: Client,
     pub(crate) id: String,
     pub(crate) held: Option<T>,
+    /// The connection's places, kept while the socket is open (a WebSocket counts toward
+    /// the connection limits as its connection did).
+    pub(crate) slot: Option<ConnectionSlot>,
 }
 
 impl<T> Drop for Watching<T> {
@@ -79,6 +82,7 @@ impl<T> Drop for Watching<T> {
         // What it holds first, so that a game's channel is seen unwatched.
         drop(self.held.take());
         self.app.watcher_closes(self.client, &self.id);
+        drop(self.slot.take());
     }
 }
 
