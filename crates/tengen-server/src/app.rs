@@ -86,6 +86,8 @@ struct Inner {
     /// show yet: an action between the check and the job's queueing, a job on its way to the
     /// database ([`AppState::computer_room`]).
     reserved: Mutex<HashMap<Client, usize>>,
+    /// Games held in memory, brought up to their logs at each use.
+    games: Mutex<crate::load::Games>,
     /// Games with a computer search or a proposal waiting or in flight.
     busy: Mutex<HashSet<String>>,
     /// Per-client rate limits.
@@ -147,6 +149,7 @@ impl AppState {
             searches,
             queue: Mutex::default(),
             reserved: Mutex::default(),
+            games: Mutex::default(),
             busy: Mutex::default(),
             quotas,
             metrics: Metrics::default(),
@@ -320,9 +323,47 @@ impl AppState {
     /// # Errors
     /// 404 for an unknown game; 500 when its log does not replay.
     pub async fn load(&self, id: &str) -> Result<(StoredGame, State), ApiError> {
-        let (stored, events) = self.0.store.load(id).await?.ok_or_else(|| ApiError::not_found(id))?;
-        let state = state_of(&stored, &events)?;
-        Ok((stored, state))
+        let held = lock(&self.0.games).get(id);
+        let (stored, mut state) = match held {
+            Some(held) => held,
+            None => {
+                let stored = Arc::new(self.0.store.stored(id).await?.ok_or_else(|| ApiError::not_found(id))?);
+                // An imported record is read once, off the async threads.
+                let record = Arc::clone(&stored);
+                let state = tokio::task::spawn_blocking(move || state_of(&record, &[]))
+                    .await
+                    .map_err(|e| ApiError::internal(&e))??;
+                (stored, state)
+            }
+        };
+        // The log is the truth: the events since (another server's too) are applied.
+        if !stored.config.imported {
+            let since = self.0.store.events_after(id, state.events).await?;
+            state.advance(&since)?;
+        }
+        lock(&self.0.games).put(Arc::clone(&stored), state.clone());
+        Ok(((*stored).clone(), state))
+    }
+
+    /// A game's record ([`crate::load::game_record`]): an imported game's read once, off the
+    /// async threads, and held with the game.
+    ///
+    /// # Errors
+    /// 500 when the record does not read.
+    pub async fn record_of(&self, stored: &StoredGame, state: &State) -> Result<Arc<tengen_sgf::Record>, ApiError> {
+        if !stored.config.imported {
+            return Ok(Arc::new(crate::load::game_record(stored, state)?));
+        }
+        if let Some(record) = lock(&self.0.games).record(&stored.id) {
+            return Ok(record);
+        }
+        let (text, game) = (stored.clone(), state.clone());
+        let record = tokio::task::spawn_blocking(move || crate::load::game_record(&text, &game))
+            .await
+            .map_err(|e| ApiError::internal(&e))??;
+        let record = Arc::new(record);
+        lock(&self.0.games).keep_record(&stored.id, Arc::clone(&record));
+        Ok(record)
     }
 
     /// The seat a bearer token holds in `stored`.

@@ -1,5 +1,10 @@
 //! A game's state from what the store holds: its event log replayed, or its imported record
-//! read. Below the application and the handlers, above the domain and the store.
+//! read; and the games held in memory ([`Games`]), so that a read costs a query for the
+//! events since, not the whole log again. Below the application and the handlers, above the
+//! domain and the store.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::domain::{Event, State};
 use crate::error::ApiError;
@@ -21,5 +26,173 @@ pub fn state_of(stored: &StoredGame, events: &[Event]) -> Result<State, ApiError
         Ok(State::imported(stored.config.clone(), replay.game, stored.created_ms))
     } else {
         Ok(State::replay(stored.config.clone(), stored.created_ms, events)?)
+    }
+}
+
+/// A game's record: an imported game's own (comments and variations kept), a played game's
+/// written from its moves.
+pub fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
+    if let (Some(sgf), true) = (&stored.sgf, stored.config.imported) {
+        return tengen_sgf::Record::read(sgf).map_err(|e| ApiError::internal(&e));
+    }
+    let info = tengen_sgf::GameInfo {
+        black: Some(state.config.black_name.clone()).filter(|n| !n.is_empty()),
+        white: Some(state.config.white_name.clone()).filter(|n| !n.is_empty()),
+        result: state.game.outcome().map(|o| o.result_points()),
+        size: state.config.size,
+        komi: Some(state.game.rules().komi),
+        handicap: state.game.handicap(),
+        rules: Some("Chinese".into()),
+        ..tengen_sgf::GameInfo::default()
+    };
+    Ok(tengen_sgf::write_game(&state.game, &info))
+}
+
+/// The most games held in memory.
+const MAX_GAMES: usize = 1_024;
+
+/// The most bytes (estimated: imported records, moves) the games held in memory take.
+const MAX_BYTES: usize = 64 << 20;
+
+/// Games held in memory, least recently used first out, bounded in number and in bytes. The
+/// event log stays the truth: a game taken from here is brought up to its log before use
+/// (`AppState::load`), so that another server's moves are never missed.
+#[derive(Default)]
+pub struct Games {
+    entries: HashMap<String, Held>,
+    /// Uses so far: each entry's last use orders the evictions.
+    uses: u64,
+    /// The estimated bytes of all entries.
+    bytes: usize,
+}
+
+struct Held {
+    stored: Arc<StoredGame>,
+    state: State,
+    /// An imported game's record, once read.
+    record: Option<Arc<tengen_sgf::Record>>,
+    used: u64,
+    bytes: usize,
+}
+
+impl Games {
+    /// A copy of game `id` as last held, if it is.
+    pub fn get(&mut self, id: &str) -> Option<(Arc<StoredGame>, State)> {
+        self.uses += 1;
+        let held = self.entries.get_mut(id)?;
+        held.used = self.uses;
+        Some((Arc::clone(&held.stored), held.state.clone()))
+    }
+
+    /// Holds `state` of `stored`, unless a state further along is held already; then drops
+    /// the least recently used games while over the bounds.
+    pub fn put(&mut self, stored: Arc<StoredGame>, state: State) {
+        if self.entries.get(&stored.id).is_some_and(|held| held.state.events > state.events) {
+            return;
+        }
+        self.uses += 1;
+        let bytes = 4_096 + stored.sgf.as_ref().map_or(0, String::len) + 256 * state.game.moves().len();
+        let id = stored.id.clone();
+        let record = self.entries.get(&id).and_then(|held| held.record.clone());
+        // A record read holds its tree: some ten times its text.
+        let bytes = bytes + record.as_ref().map_or(0, |_| 10 * stored.sgf.as_ref().map_or(0, String::len));
+        if let Some(old) = self.entries.insert(id, Held { stored, state, record, used: self.uses, bytes }) {
+            self.bytes -= old.bytes;
+        }
+        self.bytes += bytes;
+        self.evict();
+    }
+
+    /// The record of imported game `id`, if read before and still held.
+    pub fn record(&mut self, id: &str) -> Option<Arc<tengen_sgf::Record>> {
+        self.uses += 1;
+        let held = self.entries.get_mut(id)?;
+        held.used = self.uses;
+        held.record.clone()
+    }
+
+    /// Keeps the record read of imported game `id`, if the game is held.
+    pub fn keep_record(&mut self, id: &str, record: Arc<tengen_sgf::Record>) {
+        let Some(held) = self.entries.get_mut(id) else { return };
+        if held.record.is_none() {
+            let more = 10 * held.stored.sgf.as_ref().map_or(0, String::len);
+            held.record = Some(record);
+            held.bytes += more;
+            self.bytes += more;
+            self.evict();
+        }
+    }
+
+    /// Drops the least recently used games while over the bounds.
+    fn evict(&mut self) {
+        while self.entries.len() > MAX_GAMES || (self.bytes > MAX_BYTES && self.entries.len() > 1) {
+            let Some(oldest) = self.entries.iter().min_by_key(|(_, h)| h.used).map(|(id, _)| id.clone()) else {
+                break;
+            };
+            if let Some(old) = self.entries.remove(&oldest) {
+                self.bytes -= old.bytes;
+            }
+        }
+    }
+
+    /// Games held.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether none is held.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Config, Opponent, Placement, TimeControl};
+
+    fn game(id: &str, sgf: Option<usize>) -> (Arc<StoredGame>, State) {
+        let config = Config {
+            size: 9,
+            rules: "chinese".into(),
+            komi_half_points: 15,
+            handicap: 0,
+            placement: Placement::Fixed,
+            opponent: Opponent::Friend,
+            computer: None,
+            time: TimeControl::default(),
+            black_name: String::new(),
+            white_name: String::new(),
+            nigiri: None,
+            imported: false,
+        };
+        let state = State::new(config.clone(), 0).unwrap();
+        let stored =
+            StoredGame { id: id.into(), created_ms: 0, config, tokens: [None, None], sgf: sgf.map(|n| "x".repeat(n)) };
+        (Arc::new(stored), state)
+    }
+
+    #[test]
+    fn games_held_are_bounded_in_bytes_and_the_least_used_go_first() {
+        let mut games = Games::default();
+        for i in 0..3 {
+            let (stored, state) = game(&format!("g{i}"), Some(20 << 20));
+            games.put(stored, state);
+        }
+        assert_eq!(games.len(), 3);
+        assert!(games.get("g0").is_some(), "g0 used again: g1 is now the least recently used");
+        let (stored, state) = game("g3", Some(20 << 20));
+        games.put(stored, state);
+        assert_eq!(games.len(), 3, "64 MB hold three records of 20 MB");
+        assert!(games.get("g1").is_none());
+        assert!(games.get("g0").is_some() && games.get("g3").is_some());
+        // A state behind the one held does not replace it.
+        let (stored, mut ahead) = game("g3", None);
+        ahead.events = 5;
+        games.put(Arc::clone(&stored), ahead);
+        games.put(stored, game("g3", None).1);
+        assert_eq!(games.get("g3").unwrap().1.events, 5);
     }
 }

@@ -287,6 +287,17 @@ impl Store {
     /// # Errors
     /// A database error, or stored data that does not read back.
     pub async fn load(&self, id: &str) -> Result<Option<(StoredGame, Vec<Event>)>, StoreError> {
+        let Some(game) = self.stored(id).await? else { return Ok(None) };
+        let events = self.events_after(id, 0).await?;
+        Ok(Some((game, events)))
+    }
+
+    /// A game as created (its configuration, seats and imported record: none of them changes
+    /// afterwards), or `None`.
+    ///
+    /// # Errors
+    /// A database error, or stored data that does not read back.
+    pub async fn stored(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let Some(row) = sqlx::query(
             "SELECT id, created_ms, config, black_token, white_token, \
                  (SELECT sgf FROM records WHERE game_id = games.id) AS sgf FROM games WHERE id = $1",
@@ -298,22 +309,32 @@ impl Store {
             return Ok(None);
         };
         let config: String = row.try_get("config")?;
-        let game = StoredGame {
+        Ok(Some(StoredGame {
             id: row.try_get("id")?,
             created_ms: row.try_get("created_ms")?,
             config: serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?,
             tokens: [row.try_get("black_token")?, row.try_get("white_token")?],
             sgf: row.try_get("sgf")?,
-        };
-        let rows = sqlx::query("SELECT seq, color, action, at_ms FROM events WHERE game_id = $1 ORDER BY seq")
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await?;
+        }))
+    }
+
+    /// The events of a game's log after its first `after`, in order.
+    ///
+    /// # Errors
+    /// A database error, or stored data that does not read back (a gap in the numbers).
+    pub async fn events_after(&self, id: &str, after: usize) -> Result<Vec<Event>, StoreError> {
+        let rows =
+            sqlx::query("SELECT seq, color, action, at_ms FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq")
+                .bind(id)
+                .bind(after as i64)
+                .fetch_all(&self.pool)
+                .await?;
         let mut events = Vec::with_capacity(rows.len());
         for (i, row) in rows.iter().enumerate() {
             let seq: i64 = row.try_get("seq")?;
-            if seq != i as i64 + 1 {
-                return Err(StoreError::Corrupt(format!("game {id}: event {seq} where {} was expected", i + 1)));
+            let expected = (after + i + 1) as i64;
+            if seq != expected {
+                return Err(StoreError::Corrupt(format!("game {id}: event {seq} where {expected} was expected")));
             }
             let color: Option<String> = row.try_get("color")?;
             let action: String = row.try_get("action")?;
@@ -323,7 +344,7 @@ impl Store {
                 at_ms: row.try_get("at_ms")?,
             });
         }
-        Ok(Some((game, events)))
+        Ok(events)
     }
 
     /// Appends event number `seq` to a game's log and updates its derived fields, in one

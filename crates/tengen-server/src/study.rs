@@ -313,7 +313,7 @@ pub(crate) async fn info(
     let (stored, state) = app.load(&id).await?;
     // A played game's record is written from its moves: its players, result and rules, no
     // comments and no variations.
-    let record = crate::http::sgf::game_record(&stored, &state)?;
+    let record = app.record_of(&stored, &state).await?;
     let info = record.info().map_err(|e| ApiError::internal(&e))?;
     let comments = record.comments().into_iter().map(|(number, text)| CommentView { number, text }).collect();
     Ok(Json(GameInfoView {
@@ -384,7 +384,7 @@ pub(crate) async fn sgf_with_lines(
         )
         .because("in_play"));
     }
-    let mut record = crate::http::sgf::game_record(&stored, &state)?;
+    let mut record = tengen_sgf::Record::clone(&*app.record_of(&stored, &state).await?);
     let size = state.config.size;
     for (i, line) in req.variations.iter().enumerate() {
         let what = format!("variations[{i}]");

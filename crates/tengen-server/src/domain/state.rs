@@ -111,14 +111,25 @@ impl State {
     /// [`GameError::Log`] for an event that does not replay.
     pub fn replay(config: Config, created_ms: i64, events: &[Event]) -> Result<State, GameError> {
         let mut state = State::new(config, created_ms)?;
-        // In place: a failed event fails the whole replay, so no event needs the copy that
-        // `apply` makes to stay unchanged on refusal (a copy per event would make replaying
-        // quadratic in the game's length).
-        for (i, e) in events.iter().enumerate() {
-            state.apply_in_place(e).map_err(|cause| GameError::Log { event: i + 1, cause: Box::new(cause) })?;
-            state.events += 1;
-        }
+        state.advance(events)?;
         Ok(state)
+    }
+
+    /// Applies the logged `events` that follow the ones applied so far (a state held in
+    /// memory brought up to its log). In place: a failed event fails the whole replay, so no
+    /// event needs the copy that `apply` makes to stay unchanged on refusal (a copy per event
+    /// would make replaying quadratic in the game's length).
+    ///
+    /// # Errors
+    /// [`GameError::Log`] naming the event (1-based in the log) that does not apply; the state
+    /// is then partly advanced and must be dropped.
+    pub fn advance(&mut self, events: &[Event]) -> Result<(), GameError> {
+        for e in events {
+            let number = self.events + 1;
+            self.apply_in_place(e).map_err(|cause| GameError::Log { event: number, cause: Box::new(cause) })?;
+            self.events += 1;
+        }
+        Ok(())
     }
 
     /// Whose clock runs: the side to move while playing (or Black while placing stones) —

@@ -5,9 +5,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use tengen_core::Rules;
 
-use crate::domain::State;
 use crate::error::ApiError;
-use crate::store::StoredGame;
 
 /// The first game of an SGF file, replayed under `rules` (their komi unless the record gives
 /// one), whatever the record's `RU` says: a move that cannot be replayed refuses the record
@@ -41,24 +39,7 @@ pub(crate) fn replay_sgf(
     Ok((record, replay))
 }
 
-/// A game's record: an imported game's own (comments and variations kept), a played game's
-/// written from its moves.
-pub(crate) fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
-    if let (Some(sgf), true) = (&stored.sgf, stored.config.imported) {
-        return tengen_sgf::Record::read(sgf).map_err(|e| ApiError::internal(&e));
-    }
-    let info = tengen_sgf::GameInfo {
-        black: Some(state.config.black_name.clone()).filter(|n| !n.is_empty()),
-        white: Some(state.config.white_name.clone()).filter(|n| !n.is_empty()),
-        result: state.game.outcome().map(|o| o.result_points()),
-        size: state.config.size,
-        komi: Some(state.game.rules().komi),
-        handicap: state.game.handicap(),
-        rules: Some("Chinese".into()),
-        ..tengen_sgf::GameInfo::default()
-    };
-    Ok(tengen_sgf::write_game(&state.game, &info))
-}
+pub(crate) use crate::load::game_record;
 
 /// An SGF download of game `id`.
 pub(crate) fn sgf_response(id: &str, text: String) -> Response {
