@@ -743,7 +743,8 @@ const REVIEW_PLAYOUTS: u32 = 1_000;
     responses((status = 202, body = crate::reviews::ReviewView, description = "the job as it is now"),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "the game is still in play (`in_play`)"),
-        (status = 422, body = ErrorBody, description = "a strength past the server's limits (`strength`), visits without a network (`no_network`), both asked")))]
+        (status = 422, body = ErrorBody, description = "a strength past the server's limits (`strength`; or more work in all, moves times strength, than a review may ask), visits without a network (`no_network`), both asked"),
+        (status = 429, body = ErrorBody, description = "this address has as many reviews queued or running as it may")))]
 async fn review_request(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
@@ -780,6 +781,26 @@ async fn review_request(
     }
     if state.game.moves().is_empty() {
         return Err(ApiError::refused("the game has no moves to review").because("no_moves"));
+    }
+    let work = state.game.moves().len() as u64 * u64::from(strength);
+    if work > limits.review_work {
+        let most = limits.review_work / state.game.moves().len() as u64;
+        return Err(ApiError::refused(format!(
+            "a review of {} moves at {strength} a position is more work than a review may ask ({} in all): ask {most} or fewer",
+            state.game.moves().len(),
+            limits.review_work
+        ))
+        .because("strength"));
+    }
+    let waiting = app.store().reviews_waiting_of(&client.0.to_string(), &id, now_ms()).await?;
+    if waiting >= limits.reviews_per_client {
+        return Err(ApiError::too_many(
+            format!(
+                "{waiting} reviews of this address are queued or running (at most {}): ask again when one is done",
+                limits.reviews_per_client
+            ),
+            10,
+        ));
     }
     let row = app.store().request_review(&id, &engine, i64::from(strength), &client.0.to_string(), now_ms()).await?;
     app.review_changed(&id).await;

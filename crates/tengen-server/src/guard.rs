@@ -51,13 +51,18 @@ pub struct Limits {
     /// A connection is closed (after its request in flight) when it is this old; browsers
     /// open another.
     pub connection_age: Duration,
-    /// Origins a WebSocket may come from, besides the server's own (`http(s)://` + the
-    /// request's `Host`): e.g. `https://go.example.org`.
+    /// Origins a WebSocket may come from, besides the server's own reached by an IP address
+    /// or `localhost`: e.g. `https://go.example.org`.
     pub origins: Vec<String>,
     /// The most simulations a position a review may ask of the playout search.
     pub review_playouts: u32,
     /// The most visits a position a review may ask of the network.
     pub review_visits: u32,
+    /// The most work one review may ask: its moves times its playouts or visits (422 beyond),
+    /// so that no request holds a worker for long.
+    pub review_work: u64,
+    /// Reviews a client may have queued or running at once (429 beyond).
+    pub reviews_per_client: usize,
     /// Live analyses a client may run at once (429 beyond).
     pub analyses_per_client: usize,
     /// Live analyses the server runs at once, over all clients (503 beyond).
@@ -84,6 +89,8 @@ impl Default for Limits {
             origins: Vec::new(),
             review_playouts: 10_000,
             review_visits: 400,
+            review_work: 2_000_000,
+            reviews_per_client: 4,
             analyses_per_client: 2,
             analyses: 4,
             analysis_seconds: 60,

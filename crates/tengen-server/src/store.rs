@@ -117,6 +117,9 @@ pub const REVIEW_CHANNEL: &str = "tengen_reviews";
 /// follows a worker that died or lost its lease).
 pub const REVIEW_ATTEMPTS: i64 = 3;
 
+/// How far back a client's finished reviews count against its turn ([`Store::claim_review`]).
+pub const REVIEW_TURNS_MS: i64 = 10 * 60 * 1000;
+
 /// A review job's row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReviewRow {
@@ -511,6 +514,24 @@ impl Store {
         self.review(game_id).await?.ok_or_else(|| StoreError::Corrupt(format!("review of {game_id} vanished")))
     }
 
+    /// Reviews `client` has queued or running (a lease not run out), besides that of
+    /// `except`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn reviews_waiting_of(&self, client: &str, except: &str, now_ms: i64) -> Result<usize, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM reviews WHERE client = $1 AND game_id <> $2 \
+             AND (state = 'queued' OR (state = 'running' AND lease_until_ms >= $3))",
+        )
+        .bind(client)
+        .bind(except)
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as usize)
+    }
+
     /// The review job of a game, if one was asked for.
     ///
     /// # Errors
@@ -525,7 +546,9 @@ impl Store {
 
     /// Claims the next review job for worker `owner` until `lease_until_ms`: a queued job, or a
     /// running one whose lease ran out (its worker died or lost touch) — the oldest of the
-    /// client with the fewest jobs running. Each job is claimed by one worker at a time
+    /// client served least: with the fewest jobs running or finished in the last
+    /// [`REVIEW_TURNS_MS`], so that clients take turns even with one worker (counting the
+    /// running jobs alone, always none with one worker, served the first come first). Each job is claimed by one worker at a time
     /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so that workers on other machines take other
     /// jobs; SQLite: one writer at a time). Only jobs of the playout search, or of `network`'s
     /// engine (`network:NAME`; empty for a worker without one). Jobs claimed
@@ -556,8 +579,9 @@ impl Store {
             "UPDATE reviews SET state = 'running', lease_owner = $1, lease_until_ms = $3, \
              attempts = attempts + 1, updated_ms = $2 WHERE game_id = (SELECT game_id FROM reviews AS r \
              WHERE (r.state = 'queued' OR (r.state = 'running' AND r.lease_until_ms < $2)) \
-             AND (r.engine = 'playouts' OR r.engine = $4) ORDER BY (SELECT COUNT(*) FROM reviews AS o WHERE o.client = r.client AND o.state = 'running' \
-             AND o.lease_until_ms >= $2), r.requested_ms, r.game_id LIMIT 1{lock}) \
+             AND (r.engine = 'playouts' OR r.engine = $4) ORDER BY (SELECT COUNT(*) FROM reviews AS o WHERE o.client = r.client \
+             AND ((o.state = 'running' AND o.lease_until_ms >= $2) OR (o.state IN ('done', 'failed') AND o.updated_ms >= $2 - {REVIEW_TURNS_MS}))), \
+             r.requested_ms, r.game_id LIMIT 1{lock}) \
              AND (state = 'queued' OR (state = 'running' AND lease_until_ms < $2)) RETURNING {REVIEW_COLUMNS}"
         )))
         .bind(owner)

@@ -95,6 +95,13 @@ pub struct ServeArgs {
     /// The most visits a position a review may ask of the network (422 beyond).
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     review_visits: u32,
+    /// The most work one review may ask: its moves times its playouts or visits (422 beyond;
+    /// the default takes 200 moves at the most playouts, 2,000 at the default 1,000).
+    #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    review_work: u64,
+    /// Reviews one address may have queued or running at once (429 beyond).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..))]
+    reviews_per_client: u16,
     /// Live analyses one address may run at once (429 beyond).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     analyses_per_client: u16,
@@ -168,6 +175,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             origins: args.origin.clone(),
             review_playouts: args.review_playouts,
             review_visits: args.review_visits,
+            review_work: args.review_work,
+            reviews_per_client: usize::from(args.reviews_per_client),
             analyses_per_client: usize::from(args.analyses_per_client),
             analyses: usize::from(args.analyses),
             analysis_seconds: args.analysis_seconds,
