@@ -349,6 +349,8 @@ async fn reviews_take_turns_by_client_and_each_is_bounded() {
     for i in 0..3 {
         let (s, v) = call_from(&app, a, "POST", &review(i), Some(json!({"playouts": 500}))).await;
         assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+        // Requested in order, a few milliseconds apart.
+        tokio::time::sleep(Duration::from_millis(3)).await;
     }
     let (s, v) = call_from(&app, a, "POST", &review(0), Some(json!({"playouts": 500}))).await;
     assert_eq!(s, StatusCode::ACCEPTED, "the same again: {v}");
@@ -365,6 +367,7 @@ async fn reviews_take_turns_by_client_and_each_is_bounded() {
         let uri = review(i);
         async move { common::call(&app, "GET", &uri, None, None).await.1["state"].as_str().unwrap().to_owned() }
     };
+    // Two claims: the first client's oldest, then the later client's (not the first's second).
     assert_eq!((state(0).await, state(4).await, state(1).await), ("done".into(), "done".into(), "queued".into()));
 }
 

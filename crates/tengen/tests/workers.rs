@@ -102,7 +102,8 @@ fn ten_reviews_two_workers_one_killed_each_done_once() {
     let dir = std::env::temp_dir().join(format!("tengen-workers-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let (mut server, addr) = serve(&db, &[]);
+    // Ten reviews from one address: more than its default share (4).
+    let (mut server, addr) = serve(&db, &["--reviews-per-client", "10"]);
 
     // Ten finished 9×9 games of the project's records, imported, each asked for its review.
     let records = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/records/9x9-gnugo-level10");
