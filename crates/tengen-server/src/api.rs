@@ -538,7 +538,16 @@ async fn import(
     let limits = app.limits().sgf;
     let body = body.map_err(|e| body_error(&e, limits.bytes))?;
     app.quotas().new_game(client)?;
-    let (record, replay) = replay_sgf(&body, &limits, Rules::chinese(), ": the record was not imported")?;
+    // Read off the async threads (a large record takes long and much memory, given back).
+    let (sgf, replay) = tokio::task::spawn_blocking(move || {
+        let (record, replay) = replay_sgf(&body, &limits, Rules::chinese(), ": the record was not imported")?;
+        let sgf = record.to_sgf();
+        drop(record);
+        crate::util::trim_memory();
+        Ok::<_, ApiError>((sgf, replay))
+    })
+    .await
+    .map_err(|e| ApiError::internal(&e))??;
     let info = &replay.info;
     let moves = replay.game.moves().len();
     if moves > MAX_MOVES {
@@ -580,7 +589,6 @@ async fn import(
     let created = now_ms();
     let id = random_token(8);
     // Stored as tengen writes it: one encoding, escaped, re-readable.
-    let sgf = record.to_sgf();
     let stored = StoredGame {
         id: id.clone(),
         created_ms: created,

@@ -330,9 +330,15 @@ impl AppState {
                 let stored = Arc::new(self.0.store.stored(id).await?.ok_or_else(|| ApiError::not_found(id))?);
                 // An imported record is read once, off the async threads.
                 let record = Arc::clone(&stored);
-                let state = tokio::task::spawn_blocking(move || state_of(&record, &[]))
-                    .await
-                    .map_err(|e| ApiError::internal(&e))??;
+                let state = tokio::task::spawn_blocking(move || {
+                    let state = state_of(&record, &[]);
+                    if record.config.imported {
+                        crate::util::trim_memory();
+                    }
+                    state
+                })
+                .await
+                .map_err(|e| ApiError::internal(&e))??;
                 (stored, state)
             }
         };
@@ -345,25 +351,52 @@ impl AppState {
         Ok(((*stored).clone(), state))
     }
 
-    /// A game's record ([`crate::load::game_record`]): an imported game's read once, off the
-    /// async threads, and held with the game.
+    /// A game's record ([`crate::load::game_record`]), an imported game's read off the async
+    /// threads.
     ///
     /// # Errors
     /// 500 when the record does not read.
-    pub async fn record_of(&self, stored: &StoredGame, state: &State) -> Result<Arc<tengen_sgf::Record>, ApiError> {
+    pub async fn record_of(&self, stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
         if !stored.config.imported {
-            return Ok(Arc::new(crate::load::game_record(stored, state)?));
-        }
-        if let Some(record) = lock(&self.0.games).record(&stored.id) {
-            return Ok(record);
+            return crate::load::game_record(stored, state);
         }
         let (text, game) = (stored.clone(), state.clone());
-        let record = tokio::task::spawn_blocking(move || crate::load::game_record(&text, &game))
-            .await
-            .map_err(|e| ApiError::internal(&e))??;
-        let record = Arc::new(record);
-        lock(&self.0.games).keep_record(&stored.id, Arc::clone(&record));
-        Ok(record)
+        tokio::task::spawn_blocking(move || {
+            let record = crate::load::game_record(&text, &game);
+            crate::util::trim_memory();
+            record
+        })
+        .await
+        .map_err(|e| ApiError::internal(&e))?
+    }
+
+    /// A game's record information: an imported record's read once (off the async threads)
+    /// and held with the game, as a summary ([`crate::load::RecordSummary`]).
+    ///
+    /// # Errors
+    /// 500 when the record does not read.
+    pub async fn record_summary(
+        &self,
+        stored: &StoredGame,
+        state: &State,
+    ) -> Result<Arc<crate::load::RecordSummary>, ApiError> {
+        if !stored.config.imported {
+            return Ok(Arc::new(crate::load::RecordSummary::of(&crate::load::game_record(stored, state)?)?));
+        }
+        if let Some(summary) = lock(&self.0.games).summary(&stored.id) {
+            return Ok(summary);
+        }
+        let (text, game) = (stored.clone(), state.clone());
+        let summary = tokio::task::spawn_blocking(move || {
+            let summary = crate::load::RecordSummary::of(&crate::load::game_record(&text, &game)?);
+            crate::util::trim_memory();
+            summary
+        })
+        .await
+        .map_err(|e| ApiError::internal(&e))??;
+        let summary = Arc::new(summary);
+        lock(&self.0.games).keep_summary(&stored.id, Arc::clone(&summary));
+        Ok(summary)
     }
 
     /// The seat a bearer token holds in `stored`.

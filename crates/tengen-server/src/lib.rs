@@ -29,6 +29,7 @@ use std::time::Duration;
 pub use app::{AppState, Settings};
 pub use error::ApiError;
 pub use store::Store;
+pub use util::set_memory_trim;
 
 /// The whole application: the page and the API, behind the per-client rate limit, the
 /// request timeout, the security headers, the request log and the metrics ([`middleware::guard`]).

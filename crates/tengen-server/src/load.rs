@@ -48,6 +48,37 @@ pub fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Rec
     Ok(tengen_sgf::write_game(&state.game, &info))
 }
 
+/// What the record information of a game shows (`GET /api/games/ID/info`), kept instead of
+/// the record's tree: a parsed record of 98,000 nodes takes some 160 MB.
+#[derive(Debug)]
+pub struct RecordSummary {
+    /// The root's game information.
+    pub info: tengen_sgf::GameInfo,
+    /// The comments along the main line, by the number of moves before them.
+    pub comments: Vec<(usize, String)>,
+    /// Branch points (variations besides the main line).
+    pub branch_points: usize,
+}
+
+impl RecordSummary {
+    /// The summary of `record`.
+    ///
+    /// # Errors
+    /// 500 when its game information does not read.
+    pub fn of(record: &tengen_sgf::Record) -> Result<RecordSummary, ApiError> {
+        Ok(RecordSummary {
+            info: record.info().map_err(|e| ApiError::internal(&e))?,
+            comments: record.comments(),
+            branch_points: record.branch_points(),
+        })
+    }
+
+    /// Its estimated bytes.
+    fn bytes(&self) -> usize {
+        512 + self.comments.iter().map(|(_, c)| 32 + c.len()).sum::<usize>()
+    }
+}
+
 /// The most games held in memory.
 const MAX_GAMES: usize = 1_024;
 
@@ -69,8 +100,8 @@ pub struct Games {
 struct Held {
     stored: Arc<StoredGame>,
     state: State,
-    /// An imported game's record, once read.
-    record: Option<Arc<tengen_sgf::Record>>,
+    /// An imported game's record information, once read.
+    summary: Option<Arc<RecordSummary>>,
     used: u64,
     bytes: usize,
 }
@@ -93,30 +124,29 @@ impl Games {
         self.uses += 1;
         let bytes = 4_096 + stored.sgf.as_ref().map_or(0, String::len) + 256 * state.game.moves().len();
         let id = stored.id.clone();
-        let record = self.entries.get(&id).and_then(|held| held.record.clone());
-        // A record read holds its tree: some ten times its text.
-        let bytes = bytes + record.as_ref().map_or(0, |_| 10 * stored.sgf.as_ref().map_or(0, String::len));
-        if let Some(old) = self.entries.insert(id, Held { stored, state, record, used: self.uses, bytes }) {
+        let summary = self.entries.get(&id).and_then(|held| held.summary.clone());
+        let bytes = bytes + summary.as_ref().map_or(0, |s| s.bytes());
+        if let Some(old) = self.entries.insert(id, Held { stored, state, summary, used: self.uses, bytes }) {
             self.bytes -= old.bytes;
         }
         self.bytes += bytes;
         self.evict();
     }
 
-    /// The record of imported game `id`, if read before and still held.
-    pub fn record(&mut self, id: &str) -> Option<Arc<tengen_sgf::Record>> {
+    /// The record information of imported game `id`, if read before and still held.
+    pub fn summary(&mut self, id: &str) -> Option<Arc<RecordSummary>> {
         self.uses += 1;
         let held = self.entries.get_mut(id)?;
         held.used = self.uses;
-        held.record.clone()
+        held.summary.clone()
     }
 
-    /// Keeps the record read of imported game `id`, if the game is held.
-    pub fn keep_record(&mut self, id: &str, record: Arc<tengen_sgf::Record>) {
+    /// Keeps the record information read of imported game `id`, if the game is held.
+    pub fn keep_summary(&mut self, id: &str, summary: Arc<RecordSummary>) {
         let Some(held) = self.entries.get_mut(id) else { return };
-        if held.record.is_none() {
-            let more = 10 * held.stored.sgf.as_ref().map_or(0, String::len);
-            held.record = Some(record);
+        if held.summary.is_none() {
+            let more = summary.bytes();
+            held.summary = Some(summary);
             held.bytes += more;
             self.bytes += more;
             self.evict();

@@ -313,9 +313,10 @@ pub(crate) async fn info(
     let (stored, state) = app.load(&id).await?;
     // A played game's record is written from its moves: its players, result and rules, no
     // comments and no variations.
-    let record = app.record_of(&stored, &state).await?;
-    let info = record.info().map_err(|e| ApiError::internal(&e))?;
-    let comments = record.comments().into_iter().map(|(number, text)| CommentView { number, text }).collect();
+    let summary = app.record_summary(&stored, &state).await?;
+    let info = &summary.info;
+    let comments =
+        summary.comments.iter().map(|(number, text)| CommentView { number: *number, text: text.clone() }).collect();
     Ok(Json(GameInfoView {
         imported: stored.config.imported,
         black: info.black.as_deref().and_then(printable_line),
@@ -331,7 +332,7 @@ pub(crate) async fn info(
         size: state.config.size,
         handicap: state.game.handicap(),
         comments,
-        variations: record.branch_points(),
+        variations: summary.branch_points,
     }))
 }
 
@@ -384,7 +385,7 @@ pub(crate) async fn sgf_with_lines(
         )
         .because("in_play"));
     }
-    let mut record = tengen_sgf::Record::clone(&*app.record_of(&stored, &state).await?);
+    let mut record = app.record_of(&stored, &state).await?;
     let size = state.config.size;
     for (i, line) in req.variations.iter().enumerate() {
         let what = format!("variations[{i}]");

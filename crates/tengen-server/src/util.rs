@@ -33,3 +33,21 @@ pub(crate) fn random_token(bytes: usize) -> String {
     let mut rng = rand::rng();
     (0..bytes).map(|_| format!("{:02x}", rng.random::<u8>())).collect()
 }
+
+/// What gives freed memory back to the system after a large parse, if the program set it
+/// ([`set_memory_trim`]): the server's library does no unsafe call itself.
+static MEMORY_TRIM: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Sets what the server calls after parsing a large record (`tengen serve` gives glibc's
+/// `malloc_trim`): a parsed record of 98,000 nodes takes some 160 MB in many small blocks,
+/// which the allocator keeps once freed.
+pub fn set_memory_trim(trim: fn()) {
+    let _ = MEMORY_TRIM.set(trim);
+}
+
+/// Gives freed memory back to the system, after the parse of a large record.
+pub(crate) fn trim_memory() {
+    if let Some(trim) = MEMORY_TRIM.get() {
+        trim();
+    }
+}

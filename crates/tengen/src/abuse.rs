@@ -98,6 +98,14 @@ async fn send(http: &Http, method: &str, url: &str, token: Option<&str>, body: B
     Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
 }
 
+/// The moves of a 19 × 19 game of 306 moves that never capture, as SGF nodes: Black fills the
+/// left half row by row, White the right.
+fn filling_moves() -> String {
+    let letters = b"abcdefghijklmnopqrs";
+    let at = |col: usize, row: usize| format!("{}{}", letters[col] as char, letters[row] as char);
+    (0..153).map(|k| format!(";B[{}];W[{}]", at(k % 9, k / 9), at(10 + k % 9, k / 9))).collect()
+}
+
 fn json_body(v: &Value) -> Bytes {
     Bytes::from(v.to_string())
 }
@@ -198,13 +206,16 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     let game = tokio::spawn(real_game(base.clone(), Arc::clone(&stop)));
     let mut max_growth = 0f64;
-    let phases: [&str; 10] = [
+    let phases: [&str; 13] = [
         "deep SGF",
         "unknown ids",
         "big bodies",
         "bad games",
         "slow headers",
         "one address",
+        "methods",
+        "big records",
+        "reviews",
         "WebSockets",
         "imports",
         "computer",
@@ -294,15 +305,99 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                     open.push(socket.connect(addr).await?);
                 }
                 tokio::time::sleep(Duration::from_millis(500)).await;
-                for (i, mut stream) in open.into_iter().enumerate() {
+                let mut held = 0;
+                for mut stream in open {
                     let mut buf = [0u8; 64];
                     let closed = matches!(
                         tokio::time::timeout(Duration::from_millis(5), stream.read(&mut buf)).await,
                         Ok(Ok(0) | Err(_))
                     );
-                    if i >= 64 {
-                        c.refused(phase, if closed { 429 } else { 200 }, |s| s == 429);
+                    held += usize::from(!closed);
+                }
+                // At most the address's share still open (which ones depends on when the
+                // header timeout closed the first); every other one closed.
+                for i in 0..1_100 {
+                    c.refused(phase, if i < held.saturating_sub(64) { 200 } else { 429 }, |s| s == 429);
+                }
+            }
+            "methods" => {
+                // 2,000 requests with methods of 4,000 characters, each new: refused, and
+                // neither `/metrics` nor the log grows with them (one label, `other`).
+                let metrics = |http: Http| {
+                    let url = format!("{base}/metrics");
+                    async move {
+                        let req = hyper::Request::get(url).body(Full::new(Bytes::new()))?;
+                        let response = http.request(req).await?;
+                        Ok::<usize, anyhow::Error>(response.into_body().collect().await?.to_bytes().len())
                     }
+                };
+                let before = metrics(client(Ipv4Addr::LOCALHOST)).await?;
+                for i in 0..2_000 {
+                    let method = format!("X{i}{}", "M".repeat(4_000));
+                    let status = match send(&hostile, &method, &format!("{base}/api/games"), None, Bytes::new()).await {
+                        Ok((status, _)) => status,
+                        // The server may close a connection whose request line it will not read.
+                        Err(_) => 400,
+                    };
+                    c.refused(phase, status, |s| s == 405 || s == 400 || s == 429 || s == 414 || s == 431);
+                }
+                let after = metrics(client(Ipv4Addr::LOCALHOST)).await?;
+                // A few new series (counts of 405 and 429 answers) at most, never one per method.
+                c.refused(phase, if after > before + 4_096 { 200 } else { 400 }, |s| s == 400);
+            }
+            "big records" => {
+                // A 19 × 19 record with 98,000 nodes of variations (688 KB), read 300 times
+                // and its information 300 times: each read from memory, not parsed again.
+                let main = filling_moves();
+                let sgf =
+                    format!("(;GM[1]FF[4]SZ[19]{}({}){})", &main[..6], &main[6..], "(;W[ss];B[sr])".repeat(49_000));
+                let (status, created) =
+                    send(&hostile, "POST", &format!("{base}/api/games/import"), None, Bytes::from(sgf)).await?;
+                c.answered(phase, status);
+                if let Some(id) = created["id"].as_str() {
+                    for i in 0..600 {
+                        let path = if i % 2 == 0 {
+                            format!("{base}/api/games/{id}")
+                        } else {
+                            format!("{base}/api/games/{id}/info")
+                        };
+                        let (status, _) = send(&hostile, "GET", &path, None, Bytes::new()).await?;
+                        c.answered(phase, status);
+                    }
+                }
+            }
+            "reviews" => {
+                // 40 reviews asked of ten imported games (four strengths each): past the
+                // address's share, 429; one review's work past the bound, 422.
+                let mut refused = 0;
+                for i in 0..10 {
+                    let sgf = format!(
+                        "(;GM[1]FF[4]SZ[9];B[{}e];W[ee])",
+                        ["a", "b", "c", "d", "f", "g", "h", "i", "c", "g"][i]
+                    );
+                    let (status, created) =
+                        send(&hostile, "POST", &format!("{base}/api/games/import"), None, Bytes::from(sgf)).await?;
+                    c.answered(phase, status);
+                    let Some(id) = created["id"].as_str() else { continue };
+                    for playouts in [100, 99, 98, 97] {
+                        let body = json_body(&json!({ "playouts": playouts }));
+                        let (status, _) =
+                            send(&hostile, "POST", &format!("{base}/api/games/{id}/review"), None, body).await?;
+                        c.answered(phase, status);
+                        refused += u64::from(status == 429);
+                    }
+                }
+                c.limited(phase, refused);
+                // 306 moves at 10,000 playouts: more work than one review may ask.
+                let sgf = format!("(;GM[1]FF[4]SZ[19]{})", filling_moves());
+                let (status, created) =
+                    send(&hostile, "POST", &format!("{base}/api/games/import"), None, Bytes::from(sgf)).await?;
+                c.answered(phase, status);
+                if let Some(id) = created["id"].as_str() {
+                    let body = json_body(&json!({ "playouts": 10_000 }));
+                    let (status, _) =
+                        send(&hostile, "POST", &format!("{base}/api/games/{id}/review"), None, body).await?;
+                    c.refused(phase, status, |s| s == 422 || s == 429);
                 }
             }
             "WebSockets" => {

@@ -1,4 +1,4 @@
-//! The C allocator's settings for the long-running server (the crate's one `unsafe`).
+//! The C allocator's settings for the long-running server (the crate's only `unsafe`).
 //!
 //! glibc serves an allocation of 128 KiB or more with its own mapping and gives it back when
 //! freed, but after such a free it raises that threshold to the freed size: from then on a
@@ -25,3 +25,19 @@ pub fn return_large_buffers() -> bool {
 pub fn return_large_buffers() -> bool {
     true
 }
+
+/// Gives the allocator's free memory back to the system (glibc's `malloc_trim`): after the
+/// parse of a large SGF record, whose many small blocks the heap keeps once freed.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+pub fn trim() {
+    // Safety: `malloc_trim` only releases free memory of the allocator's own heaps; it takes
+    // the allocator's locks itself and may be called from any thread (malloc_trim(3)).
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Other allocators: nothing to do.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn trim() {}

@@ -144,6 +144,7 @@ pub(crate) fn seconds(flag: &str, value: f64, max: f64) -> Result<Duration> {
 
 /// Serves until Ctrl-C.
 pub fn run(args: &ServeArgs) -> Result<()> {
+    tengen_server::set_memory_trim(crate::malloc::trim);
     if !crate::malloc::return_large_buffers() {
         eprintln!("tengen serve: the allocator refused a fixed mmap threshold; large buffers may stay in the heap");
     }
