@@ -83,8 +83,8 @@ struct Inner {
     /// The computer's work waiting, by client.
     queue: Mutex<Queue>,
     /// Places held in each client's share of the computer's work that its queue does not
-    /// show yet: an action between the check and the job's queueing, a job on its way to the
-    /// database ([`AppState::computer_room`]).
+    /// show yet: an action between the check and the job's queueing
+    /// ([`AppState::computer_room`]).
     reserved: Mutex<HashMap<Client, usize>>,
     /// Games held in memory, brought up to their logs at each use.
     games: Mutex<crate::load::Games>,
@@ -581,14 +581,12 @@ impl AppState {
         let propose = state.game.phase() == Phase::Counting && !state.proposed;
         if (computer_turn || propose) && self.0.settings.shared_moves {
             let (app, id, events) = (self.clone(), id.to_owned(), state.events as i64);
-            // Counted in the client's share until the database shows it.
-            self.reserve(client);
-            let room = ComputerRoom { app: self.clone(), client };
+            // Not held in the client's share on its way: once the row is written and before the
+            // place was given back, both would count (a player's next request refused under load).
             tokio::spawn(async move {
                 if let Err(e) = app.0.store.queue_computer(&id, events, &client.0.to_string(), now_ms()).await {
                     tracing::warn!("game {id}: queueing the computer's work: {e}");
                 }
-                drop(room);
             });
             return;
         }
