@@ -44,35 +44,31 @@ pub(crate) fn opponent_dead_stands(board: &Board, color: Color, dead: &[Point]) 
 /// playouts, which fill shared liberties at random, would call both sides of a seki dead).
 /// Sorted.
 pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
+    by_ownership(board, ownership, threshold).0
+}
+
+/// [`dead_by_ownership`], and apart the chains it spares only for the static seki rule: the
+/// rule looks one or two moves ahead, and a reading decides (shi-gnu of GNU Go's regression
+/// games: Black's chain shares B1 and D2 with White's A2 and B3, and White's B1 starts a ko
+/// that Black cannot win).
+pub(crate) fn by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> (Vec<Point>, Vec<Vec<Point>>) {
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
-    let mut dead = Vec::new();
+    let (mut dead, mut seki) = (Vec::new(), Vec::new());
     for (stones, own) in chains_owned(board, ownership) {
         let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
         // The static seki rule tries moves on copies of the board: only for chains the
         // ownership would call dead.
-        if own < -threshold && !alive[c.index()].is_alive(p) && seki_partners(board, p).is_empty() {
+        if own >= -threshold || alive[c.index()].is_alive(p) {
+            continue;
+        }
+        if seki_partners(board, p).is_empty() {
             dead.extend(stones);
+        } else {
+            seki.push(stones);
         }
     }
     dead.sort();
-    dead
-}
-
-/// The chains that [`dead_by_ownership`] spares only for the static seki rule: their mean
-/// ownership leans the opponent's way by more than `threshold`, Benson's algorithm does not
-/// prove them alive, and the static rule finds a partner. The rule looks one or two moves
-/// ahead; a reading decides (shi-gnu of GNU Go's regression games: Black's chain shares B1
-/// and D2 with White's A2 and B3, and White's B1 starts a ko that Black cannot win).
-pub(crate) fn seki_by_rule_only(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Vec<Point>> {
-    let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
-    chains_owned(board, ownership)
-        .into_iter()
-        .filter(|(stones, own)| {
-            let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
-            *own < -threshold && !alive[c.index()].is_alive(p) && !seki_partners(board, p).is_empty()
-        })
-        .map(|(stones, _)| stones)
-        .collect()
+    (dead, seki)
 }
 
 /// Every chain of `board` with the mean `ownership` of its stones for their owner (+1 theirs,

@@ -709,7 +709,7 @@ const FINAL_DEAD_THRESHOLD: f32 = 0.1;
 const READ_ALIVE_FROM: f32 = 0.8;
 
 /// A chain in seki by the static rule that the ownership calls dead
-/// ([`crate::dead::seki_by_rule_only`]) is dead only when a reading saves it less often than
+/// ([`crate::dead::by_ownership`]) is dead only when a reading saves it less often than
 /// this: the seki of tengen-core's `tests/data/seki.txt` read 0.63 and more (their playouts
 /// fill shared liberties), the false seki of shi-gnu in GNU Go's regression games 0.15.
 const SEKI_READ_ALIVE_FROM: f32 = 0.3;
@@ -1405,12 +1405,11 @@ impl Mcts {
                 *o = 0.5 * (*o + s);
             }
         }
-        let mut dead = crate::dead::dead_by_ownership(board, &ownership, FINAL_DEAD_THRESHOLD);
+        let (mut dead, seki) = crate::dead::by_ownership(board, &ownership, FINAL_DEAD_THRESHOLD);
         // Weak groups, and the chains only the static seki rule spares, read one by one (within
         // as much time again).
         let deadline = time.map(|t| Instant::now() + t);
         let weak = crate::dead::weak_groups(board, &ownership).into_iter().map(|g| (g, READ_ALIVE_FROM));
-        let seki = crate::dead::seki_by_rule_only(board, &ownership, FINAL_DEAD_THRESHOLD);
         for (stones, alive_from) in weak.chain(seki.into_iter().map(|c| (c, SEKI_READ_ALIVE_FROM))) {
             let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             if left.is_some_and(|l| l.is_zero()) {

@@ -539,15 +539,11 @@ async fn import(
     let body = body.map_err(|e| body_error(&e, limits.bytes))?;
     app.quotas().new_game(client)?;
     // Read off the async threads (a large record takes long and much memory, given back).
-    let (sgf, replay) = tokio::task::spawn_blocking(move || {
+    let (sgf, replay) = crate::load::parse_off_thread(move || {
         let (record, replay) = replay_sgf(&body, &limits, Rules::chinese(), ": the record was not imported")?;
-        let sgf = record.to_sgf();
-        drop(record);
-        crate::util::trim_memory();
-        Ok::<_, ApiError>((sgf, replay))
+        Ok((record.to_sgf(), replay))
     })
-    .await
-    .map_err(|e| ApiError::internal(&e))??;
+    .await?;
     let info = &replay.info;
     let moves = replay.game.moves().len();
     if moves > MAX_MOVES {

@@ -120,6 +120,7 @@ impl Drop for ComputerRoom {
 }
 
 pub use crate::load::state_of;
+use crate::load::{RecordSummary, game_record, parse_off_thread};
 
 /// The derived fields of a state, for the games table.
 #[must_use]
@@ -328,7 +329,8 @@ impl AppState {
             Some(held) => held,
             None => {
                 let stored = Arc::new(self.0.store.stored(id).await?.ok_or_else(|| ApiError::not_found(id))?);
-                // An imported record is read once, off the async threads.
+                // Off the async threads (whose stacks the state is large for), an imported
+                // record read once and the memory its parse freed given back.
                 let record = Arc::clone(&stored);
                 let state = tokio::task::spawn_blocking(move || {
                     let state = state_of(&record, &[]);
@@ -358,16 +360,10 @@ impl AppState {
     /// 500 when the record does not read.
     pub async fn record_of(&self, stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
         if !stored.config.imported {
-            return crate::load::game_record(stored, state);
+            return game_record(stored, state);
         }
         let (text, game) = (stored.clone(), state.clone());
-        tokio::task::spawn_blocking(move || {
-            let record = crate::load::game_record(&text, &game);
-            crate::util::trim_memory();
-            record
-        })
-        .await
-        .map_err(|e| ApiError::internal(&e))?
+        parse_off_thread(move || game_record(&text, &game)).await
     }
 
     /// A game's record information: an imported record's read once (off the async threads)
@@ -375,26 +371,15 @@ impl AppState {
     ///
     /// # Errors
     /// 500 when the record does not read.
-    pub async fn record_summary(
-        &self,
-        stored: &StoredGame,
-        state: &State,
-    ) -> Result<Arc<crate::load::RecordSummary>, ApiError> {
+    pub async fn record_summary(&self, stored: &StoredGame, state: &State) -> Result<Arc<RecordSummary>, ApiError> {
         if !stored.config.imported {
-            return Ok(Arc::new(crate::load::RecordSummary::of(&crate::load::game_record(stored, state)?)?));
+            return Ok(Arc::new(RecordSummary::of(&game_record(stored, state)?)?));
         }
         if let Some(summary) = lock(&self.0.games).summary(&stored.id) {
             return Ok(summary);
         }
         let (text, game) = (stored.clone(), state.clone());
-        let summary = tokio::task::spawn_blocking(move || {
-            let summary = crate::load::RecordSummary::of(&crate::load::game_record(&text, &game)?);
-            crate::util::trim_memory();
-            summary
-        })
-        .await
-        .map_err(|e| ApiError::internal(&e))??;
-        let summary = Arc::new(summary);
+        let summary = Arc::new(parse_off_thread(move || RecordSummary::of(&game_record(&text, &game)?)).await?);
         lock(&self.0.games).keep_summary(&stored.id, Arc::clone(&summary));
         Ok(summary)
     }

@@ -17,6 +17,7 @@ use governor::clock::{Clock as _, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::error::ApiError;
+use crate::util::lock;
 
 /// The server's bounds on what clients can make it hold or do. Every one is a flag of
 /// `tengen serve`.
@@ -198,7 +199,6 @@ const BUCKETS: [f64; 10] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0
 
 impl Metrics {
     pub(crate) fn record(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
-        use crate::util::lock;
         *lock(&self.answers).entry((method.to_owned(), route.to_owned(), status)).or_default() += 1;
         let mut latency = lock(&self.latency);
         let (counts, sum) = latency.entry(route.to_owned()).or_default();
@@ -212,7 +212,7 @@ impl Metrics {
     #[must_use]
     pub fn render(&self, gauges: &[(&str, &str, u64)]) -> String {
         let mut out = String::new();
-        let answers = crate::util::lock(&self.answers);
+        let answers = lock(&self.answers);
         let mut rows: Vec<_> = answers.iter().collect();
         rows.sort();
         out.push_str("# HELP tengen_http_requests_total HTTP answers by method, route and status.\n");
@@ -224,7 +224,7 @@ impl Metrics {
             );
         }
         drop(answers);
-        let latency = crate::util::lock(&self.latency);
+        let latency = lock(&self.latency);
         let mut routes: Vec<_> = latency.iter().collect();
         routes.sort_by(|a, b| a.0.cmp(b.0));
         out.push_str("# HELP tengen_http_request_duration_seconds Time to answer, by route.\n");
@@ -286,7 +286,7 @@ impl AddressConnections {
     /// A place for one more connection of `ip`, or `None` when it holds `max` already.
     #[must_use]
     pub fn open(&self, ip: IpAddr, max: usize) -> Option<AddressPlace> {
-        let mut open = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut open = lock(&self.0);
         let n = open.entry(ip).or_default();
         if *n >= max {
             return None;
@@ -298,7 +298,7 @@ impl AddressConnections {
     /// Addresses with connections open.
     #[must_use]
     pub fn addresses(&self) -> usize {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+        lock(&self.0).len()
     }
 }
 
@@ -310,7 +310,7 @@ pub struct AddressPlace {
 
 impl Drop for AddressPlace {
     fn drop(&mut self) {
-        let mut open = self.connections.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut open = lock(&self.connections.0);
         if let Some(n) = open.get_mut(&self.ip) {
             *n -= 1;
             if *n == 0 {

@@ -29,6 +29,23 @@ pub fn state_of(stored: &StoredGame, events: &[Event]) -> Result<State, ApiError
     }
 }
 
+/// Runs `parse`, the read of a large record, off the async threads, then gives the memory it
+/// freed back to the system (`tengen_server::set_memory_trim`).
+///
+/// # Errors
+/// `parse`'s error; 500 when it panicked.
+pub async fn parse_off_thread<T: Send + 'static>(
+    parse: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let parsed = parse();
+        crate::util::trim_memory();
+        parsed
+    })
+    .await
+    .map_err(|e| ApiError::internal(&e))?
+}
+
 /// A game's record: an imported game's own (comments and variations kept), a played game's
 /// written from its moves.
 pub fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
@@ -109,10 +126,16 @@ struct Held {
 impl Games {
     /// A copy of game `id` as last held, if it is.
     pub fn get(&mut self, id: &str) -> Option<(Arc<StoredGame>, State)> {
+        let held = self.used(id)?;
+        Some((Arc::clone(&held.stored), held.state.clone()))
+    }
+
+    /// Game `id`, if held, marked as used now.
+    fn used(&mut self, id: &str) -> Option<&mut Held> {
         self.uses += 1;
         let held = self.entries.get_mut(id)?;
         held.used = self.uses;
-        Some((Arc::clone(&held.stored), held.state.clone()))
+        Some(held)
     }
 
     /// Holds `state` of `stored`, unless a state further along is held already; then drops
@@ -135,10 +158,7 @@ impl Games {
 
     /// The record information of imported game `id`, if read before and still held.
     pub fn summary(&mut self, id: &str) -> Option<Arc<RecordSummary>> {
-        self.uses += 1;
-        let held = self.entries.get_mut(id)?;
-        held.used = self.uses;
-        held.summary.clone()
+        self.used(id)?.summary.clone()
     }
 
     /// Keeps the record information read of imported game `id`, if the game is held.

@@ -307,21 +307,6 @@ async fn moves_sent_at_once_cannot_pass_the_computers_share() {
     assert_eq!((accepted, refused), (4, 8), "{statuses:?}");
 }
 
-/// One JSON request from address `ip`: the status and the body.
-async fn call_from(app: &AppState, ip: [u8; 4], method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if body.is_some() {
-        req = req.header("content-type", "application/json");
-    }
-    let mut req = req.body(Body::from(body.map_or(String::new(), |b| b.to_string()))).unwrap();
-    let addr = std::net::SocketAddr::from((ip, 40_000));
-    req.extensions_mut().insert(axum::extract::ConnectInfo(addr));
-    let response = tengen_server::app(app.clone()).oneshot(req).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
-}
-
 #[tokio::test]
 async fn reviews_take_turns_by_client_and_each_is_bounded() {
     let app = server(Limits { reviews_per_client: 3, review_work: 1_000, ..common::roomy() }).await;
@@ -341,23 +326,23 @@ async fn reviews_take_turns_by_client_and_each_is_bounded() {
         games.push(id.to_owned());
     }
     let review = |i: usize| format!("/api/games/{}/review", games[i]);
-    let (a, b) = ([10, 0, 0, 1], [10, 0, 0, 2]);
+    let (a, b) = (Some(([10, 0, 0, 1], 40_000).into()), Some(([10, 0, 0, 2], 40_000).into()));
     // One review's work: 2 moves × 500 playouts is the most (1,000); 501 is refused.
-    let (s, v) = call_from(&app, a, "POST", &review(0), Some(json!({"playouts": 501}))).await;
+    let (s, v) = common::call_from(&app, a, "POST", &review(0), None, Some(json!({"playouts": 501}))).await;
     assert_eq!((s, v["reason"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("strength")), "{v}");
     // A client has three reviews waiting at most; asking one again is no more.
     for i in 0..3 {
-        let (s, v) = call_from(&app, a, "POST", &review(i), Some(json!({"playouts": 500}))).await;
+        let (s, v) = common::call_from(&app, a, "POST", &review(i), None, Some(json!({"playouts": 500}))).await;
         assert_eq!(s, StatusCode::ACCEPTED, "{v}");
         // Requested in order, a few milliseconds apart.
         tokio::time::sleep(Duration::from_millis(3)).await;
     }
-    let (s, v) = call_from(&app, a, "POST", &review(0), Some(json!({"playouts": 500}))).await;
+    let (s, v) = common::call_from(&app, a, "POST", &review(0), None, Some(json!({"playouts": 500}))).await;
     assert_eq!(s, StatusCode::ACCEPTED, "the same again: {v}");
-    let (s, v) = call_from(&app, a, "POST", &review(3), Some(json!({"playouts": 500}))).await;
+    let (s, v) = common::call_from(&app, a, "POST", &review(3), None, Some(json!({"playouts": 500}))).await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
     // A later client's review is not served after all of the first's: one worker, turns.
-    let (s, v) = call_from(&app, b, "POST", &review(4), Some(json!({"playouts": 10}))).await;
+    let (s, v) = common::call_from(&app, b, "POST", &review(4), None, Some(json!({"playouts": 10}))).await;
     assert_eq!(s, StatusCode::ACCEPTED, "{v}");
     let worker = tengen_server::reviews::Worker::new(app.store().clone(), None);
     assert!(worker.work_once().await.unwrap());

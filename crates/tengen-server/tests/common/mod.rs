@@ -20,9 +20,25 @@ pub async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
+    call_from(app, None, method, uri, token, body).await
+}
+
+/// [`call`] from the client address `from` (as the socket gives it; none: the server's
+/// default for requests without one).
+pub async fn call_from(
+    app: &AppState,
+    from: Option<std::net::SocketAddr>,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
     let mut req = Request::builder().method(method).uri(uri);
     if let Some(t) = token {
         req = req.header("authorization", format!("Bearer {t}"));
+    }
+    if let Some(addr) = from {
+        req = req.extension(axum::extract::ConnectInfo(addr));
     }
     let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
     let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
