@@ -3,41 +3,33 @@
 //!
 //! [`app()`] builds the router without a socket, so tests call it directly; [`serve()`] binds it.
 
-pub mod analysis;
-pub mod api;
-pub mod app;
 pub mod domain;
 pub mod error;
 pub mod guard;
 pub mod http;
 pub mod levels;
-pub mod load;
-pub mod middleware;
 pub mod page;
-pub mod queue;
-pub mod reviews;
+pub mod service;
 pub mod store;
-pub mod study;
-mod util;
-pub mod view;
+pub(crate) mod util;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-pub use app::{AppState, Settings};
 pub use error::ApiError;
+pub use service::{AppState, Settings};
 pub use store::Store;
 pub use util::set_memory_trim;
 
 /// The whole application: the page and the API, behind the per-client rate limit, the
-/// request timeout, the security headers, the request log and the metrics ([`middleware::guard`]).
+/// request timeout, the security headers, the request log and the metrics ([`http::middleware::guard`]).
 pub fn app(state: AppState) -> axum::Router {
     page::routes()
-        .merge(api::routes(state.clone()))
-        .layer(axum::middleware::from_fn_with_state(state, middleware::guard))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(middleware::panicked))
+        .merge(http::routes(state.clone()))
+        .layer(axum::middleware::from_fn_with_state(state, http::middleware::guard))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(http::middleware::panicked))
 }
 
 /// Opens the database, resumes unfinished games, checks clocks, and serves on `addr` until
@@ -51,7 +43,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
     let resumed = state.resume_all().await.map_err(|e| e.detail)?;
     state.listen_for_other_servers().await?;
     state.start_review_workers();
-    state.start_computer_workers(crate::reviews::LEASE, true);
+    state.start_computer_workers(crate::service::reviews::LEASE, true);
     let clocks = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(100));

@@ -692,7 +692,7 @@ async fn reviews_are_queued_worked_once_and_served(db: &str) {
     assert_eq!(heard["review"]["state"], "queued", "{heard}");
 
     // A worker takes it and finishes it.
-    let worker = tengen_server::reviews::Worker::new(app.store().clone(), None);
+    let worker = tengen_server::service::reviews::Worker::new(app.store().clone(), None);
     assert!(worker.work_once().await.unwrap());
     assert!(!worker.work_once().await.unwrap(), "one job, worked once");
     let (status, done) = call(&app, "GET", &review(&id), None, None).await;

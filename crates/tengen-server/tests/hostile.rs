@@ -344,7 +344,7 @@ async fn reviews_take_turns_by_client_and_each_is_bounded() {
     // A later client's review is not served after all of the first's: one worker, turns.
     let (s, v) = common::call_from(&app, b, "POST", &review(4), None, Some(json!({"playouts": 10}))).await;
     assert_eq!(s, StatusCode::ACCEPTED, "{v}");
-    let worker = tengen_server::reviews::Worker::new(app.store().clone(), None);
+    let worker = tengen_server::service::reviews::Worker::new(app.store().clone(), None);
     assert!(worker.work_once().await.unwrap());
     assert!(worker.work_once().await.unwrap());
     let state = |i: usize| {

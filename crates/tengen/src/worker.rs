@@ -1,5 +1,5 @@
 //! `tengen worker`: review jobs and the computer's moves from a database shared with `tengen
-//! serve` nodes, on a machine of its own, without HTTP ([`tengen_server::reviews::Worker`],
+//! serve` nodes, on a machine of its own, without HTTP ([`tengen_server::service::reviews::Worker`],
 //! [`tengen_server::AppState::work_computer_jobs`]).
 
 use anyhow::{Context, Result};
@@ -56,7 +56,7 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
             tengen_server::Store::open(&args.db).await.with_context(|| format!("opening the database {}", args.db))?;
         let lease = std::time::Duration::from_secs(args.lease);
         for _ in 0..workers {
-            let worker = tengen_server::reviews::Worker::new(store.clone(), network.clone()).with_lease(lease);
+            let worker = tengen_server::service::reviews::Worker::new(store.clone(), network.clone()).with_lease(lease);
             tokio::spawn(worker.run());
         }
         // The computer's moves: the server's own logic, without its HTTP side.

@@ -13,6 +13,7 @@ mod name;
 mod state;
 #[cfg(test)]
 mod tests;
+pub mod view;
 
 pub use action::{Action, Event};
 pub use clock::Clock;

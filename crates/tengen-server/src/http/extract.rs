@@ -6,8 +6,8 @@ use axum::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::app::AppState;
 use crate::error::ApiError;
+use crate::service::AppState;
 
 /// The body of every error.
 #[derive(Serialize, ToSchema)]

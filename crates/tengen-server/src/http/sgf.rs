@@ -39,7 +39,7 @@ pub(crate) fn replay_sgf(
     Ok((record, replay))
 }
 
-pub(crate) use crate::load::game_record;
+pub(crate) use crate::service::load::game_record;
 
 /// An SGF download of game `id`.
 pub(crate) fn sgf_response(id: &str, text: String) -> Response {

@@ -4,9 +4,9 @@
 use axum::extract::ws::WebSocketUpgrade;
 use axum::http::{HeaderMap, header};
 
-use crate::app::AppState;
 use crate::error::ApiError;
 use crate::guard::{Client, ConnectionSlot};
+use crate::service::AppState;
 
 /// The largest message a watcher may send (the protocol reads none but Close; what it sends
 /// is dropped).

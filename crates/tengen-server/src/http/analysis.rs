@@ -1,64 +1,39 @@
-//! The study endpoints: live analysis of any position (`/api/analysis`), a game's record
-//! information and comments (`/api/games/{id}/info`), and its SGF with the variations a
-//! viewer played (`POST /api/games/{id}/sgf`).
+//! Live analysis of any position: start, read, stop and follow over a WebSocket.
 
+use crate::guard::Limits;
+use crate::http::extract::BodyLimit;
+use axum::Extension;
 use axum::Json;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::State as AxumState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
-use tengen_core::{Color, Game, Move, Rules};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use tengen_core::{Game, Rules};
 use utoipa::ToSchema;
 
-use crate::analysis::{Position, Running, Snapshot};
-use crate::app::AppState;
-use crate::domain::{GameError, MAX_MOVES, State, printable_line};
+use crate::domain::GameError;
 use crate::error::ApiError;
 use crate::guard::Client;
 use crate::http::extract::{Body, ErrorBody, GameId};
-use crate::store::StoredGame;
+use crate::service::AppState;
+use crate::service::analysis::{Position, Running, Snapshot};
+use crate::service::study::{play_line, position_at, studied};
 
-/// Plays `line` (vertices or `pass`, colours alternating from the side to move) on `game`,
-/// as the rules core judges them; play resumes where two passes had stopped it.
-///
-/// # Errors
-/// 400 for a line longer than a game; 422 for a move that does not read (`move`) and, with
-/// the rules' sentence (`occupied`, `suicide`, `ko`, `superko` …), for an illegal move.
-pub(crate) fn play_line(game: &mut Game, line: &[String], what: &str) -> Result<(), ApiError> {
-    if line.len() > MAX_MOVES {
-        return Err(ApiError::bad_request(format!("{what}: at most {MAX_MOVES} moves")));
-    }
-    for (i, text) in line.iter().enumerate() {
-        let mv: Move = text.trim().parse().map_err(|_| {
-            ApiError::refused(format!("{what}: move {} is not a vertex or pass: {text:?}", i + 1)).because("move")
-        })?;
-        let color = game.to_move();
-        if let Err(e) = game.play_on(color, mv) {
-            let mut refusal = ApiError::from(GameError::Play(e));
-            refusal.detail = format!("{what}: move {} ({color} {mv}): {}", i + 1, refusal.detail);
-            return Err(refusal);
-        }
-    }
-    Ok(())
-}
-
-/// Whether viewers may study a game (review, variations, analysis): imported, or ended.
-pub(crate) fn studied(stored: &StoredGame, state: &State) -> bool {
-    stored.config.imported || crate::view::phase_of(state) == "ended"
-}
-
-/// The position of `game` after `at` moves (all when absent), in play again (a finished
-/// game's end undone).
-///
-/// # Errors
-/// 422 (`at`) when the game has fewer moves.
-pub(crate) fn position_at(game: &Game, at: Option<usize>) -> Result<Game, ApiError> {
-    let moves = game.moves().len();
-    match at {
-        Some(at) if at > moves => Err(ApiError::refused(format!("at: the game has {moves} moves")).because("at")),
-        at => Ok(game.truncated(at.unwrap_or(moves))),
-    }
+/// Live analysis (a position may come as SGF in JSON: the larger limit).
+pub(super) fn routes(limits: &Limits) -> Router<AppState> {
+    let sgf_json = super::sgf_json_limit(limits);
+    Router::new()
+        .route(
+            "/api/analysis",
+            post(analysis_start).layer((DefaultBodyLimit::max(sgf_json), Extension(BodyLimit(sgf_json)))),
+        )
+        .route("/api/analysis/{id}", get(analysis_read))
+        .route("/api/analysis/{id}/stop", post(analysis_stop))
+        .route("/api/analysis/{id}/live", get(analysis_live))
 }
 
 /// What to analyse: a game of the server (`game`, with `at` and `then`), an SGF record
@@ -153,7 +128,7 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
 /// about every quarter second — the candidate moves with win rate, lead, visits and line, and
 /// the ownership of every point. Watch it on `/api/analysis/{id}/live` or read it with `GET`.
 /// Each address runs at most a few at once (429), the server a few more (503).
-#[utoipa::path(post, path = "/api/analysis", request_body = Option<AnalysisRequest>,
+#[utoipa::path(post, tag = "analysis", path = "/api/analysis", request_body = Option<AnalysisRequest>,
     responses((status = 201, body = Snapshot, description = "started: the first (empty) snapshot, with the id"),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game"),
         (status = 409, body = ErrorBody, description = "the game is still in play (`in_play`)"),
@@ -183,7 +158,7 @@ fn snapshot(running: &Running) -> Result<Json<serde_json::Value>, ApiError> {
 }
 
 /// The latest snapshot of an analysis (running, or finished less than a minute ago).
-#[utoipa::path(get, path = "/api/analysis/{id}", params(("id" = String, Path)),
+#[utoipa::path(get, tag = "analysis", path = "/api/analysis/{id}", params(("id" = String, Path)),
     responses((status = 200, body = Snapshot), (status = 404, body = ErrorBody)))]
 pub(crate) async fn analysis_read(
     AxumState(app): AxumState<AppState>,
@@ -194,7 +169,7 @@ pub(crate) async fn analysis_read(
 }
 
 /// Stops an analysis; its last snapshot (`done`) follows on the WebSocket and with `GET`.
-#[utoipa::path(post, path = "/api/analysis/{id}/stop", params(("id" = String, Path)),
+#[utoipa::path(post, tag = "analysis", path = "/api/analysis/{id}/stop", params(("id" = String, Path)),
     responses((status = 200, body = Snapshot, description = "the latest snapshot"), (status = 404, body = ErrorBody)))]
 pub(crate) async fn analysis_stop(
     AxumState(app): AxumState<AppState>,
@@ -207,7 +182,7 @@ pub(crate) async fn analysis_stop(
 
 /// The analysis live: a WebSocket that receives the latest snapshot now and each new one
 /// (about four a second), and closes after the last (`done`).
-#[utoipa::path(get, path = "/api/analysis/{id}/live", params(("id" = String, Path)),
+#[utoipa::path(get, tag = "analysis", path = "/api/analysis/{id}/live", params(("id" = String, Path)),
     responses((status = 101, description = "WebSocket: one Snapshot (JSON text) per update, the last with `done`"),
         (status = 400, body = ErrorBody, description = "not a WebSocket request"),
         (status = 403, body = ErrorBody, description = "a page of another site"), (status = 404, body = ErrorBody),
@@ -254,146 +229,4 @@ async fn follow(mut socket: WebSocket, running: &Running) {
             },
         }
     }
-}
-
-/// A comment of a record, by the moves played when it is read.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct CommentView {
-    /// 0 for the record's own comment, `n` for move `n`'s.
-    number: usize,
-    /// The comment.
-    text: String,
-}
-
-/// A game's record information: for an imported game as its record gives it (its own rules
-/// and result as written, even where the server replays it under the Chinese rules).
-#[derive(Serialize, ToSchema)]
-pub(crate) struct GameInfoView {
-    /// Whether the game was imported from an SGF record.
-    imported: bool,
-    /// Black's name (`PB`).
-    black: Option<String>,
-    /// Black's rank (`BR`).
-    black_rank: Option<String>,
-    /// White's name (`PW`).
-    white: Option<String>,
-    /// White's rank (`WR`).
-    white_rank: Option<String>,
-    /// Date (`DT`).
-    date: Option<String>,
-    /// Event (`EV`).
-    event: Option<String>,
-    /// Round (`RO`).
-    round: Option<String>,
-    /// Result as the record writes it (`RE`): `B+R`, `W+3.5` …; a played game's own.
-    result: Option<String>,
-    /// Rules as the record writes them (`RU`), e.g. `Japanese`; `Chinese` for a played game.
-    rules: Option<String>,
-    /// Komi in points.
-    komi: f64,
-    /// Board size.
-    size: usize,
-    /// Handicap stones.
-    handicap: usize,
-    /// The record's comments (`C`) along its main line.
-    comments: Vec<CommentView>,
-    /// Variations in the record besides its main line (branch points).
-    variations: usize,
-}
-
-/// The record information of a game: players and ranks, date, event, round, result, rules,
-/// komi, and the comments of its main line. Each line of information is served as printable
-/// text: an imported record's control, bidirectional and zero-width characters are taken out.
-#[utoipa::path(get, path = "/api/games/{id}/info", params(("id" = String, Path)),
-    responses((status = 200, body = GameInfoView), (status = 404, body = ErrorBody)))]
-pub(crate) async fn info(
-    AxumState(app): AxumState<AppState>,
-    GameId(id): GameId,
-) -> Result<Json<GameInfoView>, ApiError> {
-    let (stored, state) = app.load(&id).await?;
-    // A played game's record is written from its moves: its players, result and rules, no
-    // comments and no variations.
-    let summary = app.record_summary(&stored, &state).await?;
-    let info = &summary.info;
-    let comments =
-        summary.comments.iter().map(|(number, text)| CommentView { number: *number, text: text.clone() }).collect();
-    Ok(Json(GameInfoView {
-        imported: stored.config.imported,
-        black: info.black.as_deref().and_then(printable_line),
-        black_rank: info.black_rank.as_deref().and_then(printable_line),
-        white: info.white.as_deref().and_then(printable_line),
-        white_rank: info.white_rank.as_deref().and_then(printable_line),
-        date: info.date.as_deref().and_then(printable_line),
-        event: info.event.as_deref().and_then(printable_line),
-        round: info.round.as_deref().and_then(printable_line),
-        result: info.result.as_deref().and_then(printable_line),
-        rules: info.rules.as_deref().and_then(printable_line),
-        komi: state.game.rules().komi.points(),
-        size: state.config.size,
-        handicap: state.game.handicap(),
-        comments,
-        variations: summary.branch_points,
-    }))
-}
-
-/// A variation: moves after the main line's first `at` moves.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct LineRequest {
-    /// The moves of the main line before it.
-    #[schema(minimum = 0, maximum = 2000)]
-    at: usize,
-    /// Its moves (`D4`, `pass`), colours alternating from the side to move there.
-    #[schema(max_items = 1200)]
-    moves: Vec<String>,
-}
-
-/// Variations to write into a game's SGF.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SgfRequest {
-    /// The variations, each checked by the rules; lines that start alike share their nodes.
-    #[serde(default)]
-    #[schema(max_items = 200)]
-    variations: Vec<LineRequest>,
-}
-
-/// The most variations one SGF request may add.
-const MAX_LINES: usize = 200;
-
-/// The game as SGF with variations: the record (an imported game's own, with its comments
-/// and variations) and the lines given, each after its move of the main line, so that an
-/// SGF editor shows them as branches. Variations only of a game studied (ended or imported),
-/// as everywhere else; without them, any game's record.
-#[utoipa::path(post, path = "/api/games/{id}/sgf", params(("id" = String, Path)), request_body = Option<SgfRequest>,
-    responses((status = 200, content_type = "application/x-go-sgf", body = String),
-        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "variations of a game still in play (`in_play`)"),
-        (status = 422, body = ErrorBody, description = "an unreadable or illegal move in a variation, or one after a move the game does not have")))]
-pub(crate) async fn sgf_with_lines(
-    AxumState(app): AxumState<AppState>,
-    GameId(id): GameId,
-    Body(req): Body<SgfRequest>,
-) -> Result<Response, ApiError> {
-    if req.variations.len() > MAX_LINES {
-        return Err(ApiError::bad_request(format!("variations: at most {MAX_LINES}")));
-    }
-    let (stored, state) = app.load(&id).await?;
-    if !req.variations.is_empty() && !studied(&stored, &state) {
-        return Err(ApiError::in_conflict(
-            "the game is still in play: variations are written into its record when it has ended",
-        )
-        .because("in_play"));
-    }
-    let mut record = app.record_of(&stored, &state).await?;
-    let size = state.config.size;
-    for (i, line) in req.variations.iter().enumerate() {
-        let what = format!("variations[{i}]");
-        let mut game = position_at(&state.game, Some(line.at))?;
-        let start = game.moves().len();
-        play_line(&mut game, &line.moves, &what)?;
-        let moves: Vec<(Color, Move)> = game.moves()[start..].to_vec();
-        record.add_line(line.at, &moves, size).map_err(|e| ApiError::refused(format!("{what}: {e}")).because("at"))?;
-    }
-    Ok(crate::http::sgf::sgf_response(&id, record.to_sgf()))
 }

@@ -18,7 +18,7 @@ use tengen_nn::CachedModel;
 use tengen_review::{Progress, Review, ReviewError, Searcher};
 use utoipa::ToSchema;
 
-use crate::load::state_of;
+use crate::service::load::state_of;
 use crate::store::{ReviewRow, Store, StoreError};
 use crate::util::now_ms;
 

@@ -287,8 +287,10 @@ impl Analyses {
         limits: &Limits,
     ) -> Result<(String, Arc<Running>), ApiError> {
         let id = crate::util::random_token(8);
-        let engine =
-            network.as_ref().map_or_else(|| crate::reviews::PLAYOUTS.to_owned(), |n| crate::reviews::network_engine(n));
+        let engine = network.as_ref().map_or_else(
+            || crate::service::reviews::PLAYOUTS.to_owned(),
+            |n| crate::service::reviews::network_engine(n),
+        );
         let first = serde_json::to_string(&Snapshot::empty(&id, &engine, &position.game, position.seconds))
             .map_err(|e| ApiError::internal(&e))?;
         let running = {

@@ -9,9 +9,9 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::app::AppState;
 use crate::error::ApiError;
 use crate::guard::{Client, Quotas};
+use crate::service::AppState;
 
 /// The Content-Security-Policy of every answer: the page's own script, style and
 /// connections (its WebSocket included) only; no frames, no plugins, no inline code.

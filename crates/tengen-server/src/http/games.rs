@@ -1,0 +1,341 @@
+//! Games: the list of recent games, a new game, a game as it stands, and its live updates.
+
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State as AxumState};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Extension, Json};
+use serde::{Deserialize, Serialize};
+use tengen_core::{Color, Komi, Nigiri, Parity, Rules};
+use utoipa::ToSchema;
+
+use crate::domain::view::View;
+use crate::domain::{Config, GameError, Opponent, Placement, State, TimeControl, check_name};
+use crate::error::ApiError;
+use crate::guard::{Client, ConnectionSlot};
+use crate::http::extract::{Body, ErrorBody, GameId};
+use crate::http::ws::{WATCHER_MESSAGE, Watching, websocket};
+use crate::service::study::{play_line, position_at, studied};
+use crate::service::{AppState, now_ms, token_hash};
+use crate::store::{StoredGame, Summary};
+use crate::util::random_token;
+
+/// The game list, a new game, a game and its live updates.
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/games", get(recent).post(create))
+        .route("/api/games/{id}", get(read))
+        .route("/api/games/{id}/live", get(live))
+}
+
+/// A new game.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct NewGame {
+    /// Board size, 2 to 25 (19).
+    #[schema(minimum = 2, maximum = 25)]
+    size: Option<usize>,
+    /// `{"computer": {"level": 5}}` (the default) or `"friend"`.
+    opponent: Option<Opponent>,
+    /// The rules: `chinese` (the default), `chinese-simple-ko` or `tromp-taylor`.
+    rules: Option<RulesName>,
+    /// Komi in points, a multiple of ½ (7.5 = 贴 3¾ 子 by default; 0 with handicap or 让先).
+    #[schema(minimum = -361, maximum = 361, multiple_of = 0.5)]
+    komi: Option<f64>,
+    /// Handicap stones: 0 (the default) or 2 to 9, as many as the board takes (refused with
+    /// 422 beyond).
+    #[schema(minimum = 0, maximum = 9)]
+    handicap: Option<usize>,
+    /// `fixed` (star points, the default) or `free`.
+    placement: Option<Placement>,
+    /// 让先: Black plays first without komi (no handicap stones then).
+    rang_xian: Option<bool>,
+    /// The creator's colour: `black`, `white` or `nigiri` (the default).
+    color: Option<ColorChoice>,
+    /// For nigiri: the creator guesses `odd` (the default) or `even`.
+    guess: Option<Guess>,
+    /// Time control: `{"kind": "none"}` (default), `absolute`, `byoyomi`, `canadian`, `fischer`.
+    time: Option<TimeControl>,
+    /// The creator's name, whichever colour the creator gets: 1 to 40 printable characters
+    /// (refused with 422 otherwise). Each seat may set or change its own later (`POST
+    /// /api/games/{id}/name`).
+    #[schema(min_length = 1, max_length = 40)]
+    name: Option<String>,
+    /// Black's name, as `name` (a friend's seat left unnamed until the friend names it).
+    #[schema(min_length = 1, max_length = 40)]
+    black_name: Option<String>,
+    /// White's name, as Black's.
+    #[schema(min_length = 1, max_length = 40)]
+    white_name: Option<String>,
+}
+
+/// The rules a game may be played under: area scoring only.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum RulesName {
+    /// The Chinese rules: positional superko, no suicide, komi 3¾ stones.
+    Chinese,
+    /// The Chinese rules with the simple ko rule.
+    ChineseSimpleKo,
+    /// Tromp–Taylor: positional superko, suicide allowed.
+    TrompTaylor,
+}
+
+impl RulesName {
+    fn as_str(self) -> &'static str {
+        match self {
+            RulesName::Chinese => "chinese",
+            RulesName::ChineseSimpleKo => "chinese-simple-ko",
+            RulesName::TrompTaylor => "tromp-taylor",
+        }
+    }
+}
+
+/// The creator's colour.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ColorChoice {
+    /// Black.
+    Black,
+    /// White.
+    White,
+    /// Drawn by nigiri (猜先).
+    Nigiri,
+}
+
+/// The nigiri guess.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Guess {
+    /// An odd number of stones in the hand.
+    Odd,
+    /// An even number.
+    Even,
+}
+
+/// A created game: its view and the seat tokens (shown once; keep them).
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Created {
+    /// The game's id (read and watch with it).
+    id: String,
+    /// The creator's colour.
+    #[schema(value_type = String)]
+    color: Color,
+    /// The creator's seat token.
+    token: String,
+    /// The other seat's token, for the friend (none against the computer).
+    friend_token: Option<String>,
+    /// The game.
+    game: View,
+}
+
+/// Recent games, newest first.
+#[utoipa::path(get, tag = "games", path = "/api/games", params(("limit" = Option<i64>, Query, minimum = 1, maximum = 500, description = "at most this many (50)")),
+    responses((status = 200, body = Vec<Summary>)))]
+async fn recent(
+    AxumState(app): AxumState<AppState>,
+    Query(q): Query<std::collections::HashMap<String, String>>,
+) -> Result<Json<Vec<Summary>>, ApiError> {
+    let limit = match q.get("limit") {
+        Some(l) => l
+            .parse::<i64>()
+            .ok()
+            .filter(|l| (1..=500).contains(l))
+            .ok_or_else(|| ApiError::bad_request("limit must be 1 to 500"))?,
+        None => 50,
+    };
+    Ok(Json(app.store().recent(limit).await?))
+}
+
+/// Creates a game.
+#[utoipa::path(post, tag = "games", path = "/api/games", request_body = Option<NewGame>,
+    responses((status = 201, body = Created),
+        (status = 422, body = ErrorBody, description = "refused: handicap stones the board cannot take, a name that breaks the rule for names"),
+        (status = 429, body = ErrorBody, description = "too many games created from this address, or the computer already busy with its games")))]
+async fn create(
+    AxumState(app): AxumState<AppState>,
+    client: Client,
+    Body(new): Body<NewGame>,
+) -> Result<Response, ApiError> {
+    let size = new.size.unwrap_or(19);
+    let opponent = new.opponent.unwrap_or(Opponent::Computer { level: 5 });
+    let rules_name = new.rules.unwrap_or(RulesName::Chinese).as_str().to_owned();
+    let handicap = new.handicap.unwrap_or(0);
+    let rang_xian = new.rang_xian.unwrap_or(false);
+    if rang_xian && handicap > 0 {
+        return Err(
+            ApiError::refused("让先 (rang_xian) is a game without handicap stones").because("rang_xian_handicap")
+        );
+    }
+    let rules = Rules::preset(&rules_name).map_err(|_| GameError::Rules(rules_name.clone()))?;
+    let komi = match new.komi {
+        Some(k) => crate::domain::komi_points(k)?,
+        None if handicap > 0 || rang_xian => Komi::ZERO,
+        None => rules.komi,
+    };
+    let (color, nigiri) = match new.color.unwrap_or(ColorChoice::Nigiri) {
+        ColorChoice::Nigiri => {
+            let guess = match new.guess.unwrap_or(Guess::Odd) {
+                Guess::Odd => Parity::Odd,
+                Guess::Even => Parity::Even,
+            };
+            let n = Nigiri::draw(&mut rand::rng(), guess);
+            (n.guesser_color(), Some((guess == Parity::Odd, n.handful)))
+        }
+        ColorChoice::Black => (Color::Black, None),
+        ColorChoice::White => (Color::White, None),
+    };
+    let computer = matches!(opponent, Opponent::Computer { .. }).then_some(!color);
+    // Every name given is checked (and trimmed) here; a seat nobody named stays empty (the
+    // page shows the colour), the computer's seat is named after its level.
+    let checked = |what: &str, given: Option<String>| {
+        given.map(|n| check_name(&n).map_err(|why| GameError::Name { what: what.into(), why })).transpose()
+    };
+    let creator = checked("name", new.name)?;
+    let given = [checked("black_name", new.black_name)?, checked("white_name", new.white_name)?];
+    let name = |c: Color| {
+        given[c.index()].clone().or_else(|| creator.clone().filter(|_| c == color)).unwrap_or_else(|| {
+            match (computer, opponent) {
+                (Some(cc), Opponent::Computer { level }) if cc == c => format!("tengen (level {level})"),
+                _ => String::new(),
+            }
+        })
+    };
+    let config = Config {
+        size,
+        rules: rules_name,
+        komi_half_points: komi.half_points(),
+        handicap,
+        placement: new.placement.unwrap_or_default(),
+        opponent,
+        computer,
+        time: new.time.unwrap_or_default(),
+        black_name: name(Color::Black),
+        white_name: name(Color::White),
+        nigiri,
+        imported: false,
+    };
+    let created = now_ms();
+    let state = State::new(config, created)?;
+    app.quotas().new_game(client)?;
+    // The computer moves (or places its stones) first: a place in the client's share, held
+    // until the game is stored and its job queued.
+    let _room = if computer == Some(Color::Black) { Some(app.computer_room(client).await?) } else { None };
+    let id = random_token(8);
+    let token = random_token(16);
+    let friend_token = computer.is_none().then(|| random_token(16));
+    let mut tokens = [None, None];
+    tokens[color.index()] = Some(token_hash(&token));
+    tokens[(!color).index()] = friend_token.as_deref().map(token_hash);
+    let stored = StoredGame { id: id.clone(), created_ms: created, config: state.config.clone(), tokens, sgf: None };
+    app.create(&stored, &state, client).await?;
+    let game = View::of(&id, &state, now_ms());
+    Ok((StatusCode::CREATED, Json(Created { id, color, token, friend_token, game })).into_response())
+}
+
+/// A game as it stands, or as it was after `at` moves (for review).
+#[utoipa::path(get, tag = "games", path = "/api/games/{id}", params(("id" = String, Path),
+        ("at" = Option<usize>, Query, minimum = 0, description = "the position after this many moves"),
+        ("then" = Option<String>, Query, description = "a variation from that position (the last without `at`): moves separated by commas (`D4,E5,pass`), colours alternating")),
+    responses((status = 200, body = View),
+        (status = 409, body = ErrorBody, description = "a variation of a game still in play (`in_play`)"),
+        (status = 422, body = ErrorBody, description = "the game has fewer moves; a move of the variation is unreadable or illegal (the rules' sentence and `reason`)")))]
+async fn read(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    Query(q): Query<std::collections::HashMap<String, String>>,
+) -> Result<Json<View>, ApiError> {
+    let (stored, mut state) = app.load(&id).await?;
+    let at = match q.get("at") {
+        None => None,
+        // A number of any length is a move number: past the game's moves, whatever its size.
+        Some(at) => Some(match at.parse() {
+            Ok(at) => at,
+            Err(_) if !at.is_empty() && at.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+            Err(_) => return Err(ApiError::bad_request(format!("at: a move number, not {at:?}"))),
+        }),
+    };
+    let then = q.get("then").filter(|t| !t.trim().is_empty());
+    if then.is_some() && !studied(&stored, &state) {
+        return Err(ApiError::in_conflict("the game is still in play: variations are played once it has ended")
+            .because("in_play"));
+    }
+    if at.is_some() || then.is_some() {
+        // The position after `at` moves (the last without it), without the counting phase's
+        // marks; a variation plays on from there.
+        state.game = position_at(&state.game, at)?;
+        state.dead.clear();
+        state.undo_request = None;
+    }
+    if let Some(then) = then {
+        let line: Vec<String> = then.split(',').map(str::to_owned).collect();
+        play_line(&mut state.game, &line, "then")?;
+    }
+    Ok(Json(View::of(&id, &state, now_ms())))
+}
+
+/// Live updates: a WebSocket that receives the game's view now and after every change.
+#[utoipa::path(get, tag = "games", path = "/api/games/{id}/live", params(("id" = String, Path)),
+    responses((status = 101, description = "WebSocket: one View (JSON text) per change of the game, and `{\"review\": ReviewView}` per change of its review"),
+        (status = 400, body = ErrorBody, description = "not a WebSocket request"),
+        (status = 403, body = ErrorBody, description = "a page of another site"), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "too many watchers from this address")))]
+async fn live(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    client: Client,
+    slot: Option<Extension<ConnectionSlot>>,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = websocket(&app, &headers, ws)?;
+    // The game first: an unknown id leaves nothing behind.
+    app.load(&id).await?;
+    app.watcher_opens(client)?;
+    // Subscribe, then read: a change between the two reaches the watcher twice (the second
+    // view is whole anyway), never zero times.
+    let slot = slot.map(|Extension(slot)| slot);
+    let mut watching = Watching { held: Some(app.subscribe(&id)), app: app.clone(), client, id: id.clone(), slot };
+    let (_, state) = app.load(&id).await?;
+    let first = serde_json::to_string(&View::of(&id, &state, now_ms())).map_err(|e| ApiError::internal(&e))?;
+    Ok(ws
+        .max_message_size(WATCHER_MESSAGE)
+        .max_frame_size(WATCHER_MESSAGE)
+        .read_buffer_size(WATCHER_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            if let Some(changes) = watching.held.as_mut() {
+                watch(socket, first, changes).await;
+            }
+        }))
+}
+
+async fn watch(
+    mut socket: WebSocket,
+    first: String,
+    changes: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
+) {
+    if socket.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            change = changes.recv() => match change {
+                Ok(json) => {
+                    if socket.send(Message::Text((&*json).into())).await.is_err() {
+                        return;
+                    }
+                }
+                // A slow watcher missed some: the next view carries the whole state anyway.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                // Anything else a watcher sends is not part of the protocol: dropped.
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
