@@ -48,6 +48,11 @@ impl ApiError {
         ApiError::new(StatusCode::FORBIDDEN, "forbidden", "this token is not a seat of this game")
     }
 
+    /// 403: someone else's: `detail` says whose.
+    pub fn not_yours(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", detail)
+    }
+
     /// 403: a WebSocket opened by a page of another site.
     pub fn forbidden_origin() -> ApiError {
         ApiError::new(

@@ -84,6 +84,7 @@ on_both_databases!(
     the_computer_judges_the_marking_it_is_asked_to_accept,
     reviews_are_queued_worked_once_and_served,
     review_leases_run_out_and_pass_to_another_worker,
+    reviews_are_cancelled_by_who_asked_queued_or_running,
     the_computers_moves_go_through_the_database_when_shared,
 );
 
@@ -277,7 +278,7 @@ async fn the_computers_moves_go_through_the_database_when_shared(db: &str) {
     let id = created["id"].as_str().unwrap().to_owned();
     let token = created["token"].as_str().unwrap().to_owned();
     let queued = Instant::now();
-    while app.store().computer_jobs_of("127.0.0.1").await.unwrap() != 1 {
+    while app.store().jobs_of(tengen_server::store::JobKind::Move, "127.0.0.1", "").await.unwrap() != 1 {
         assert!(queued.elapsed() < Duration::from_secs(5), "the opening was not queued");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
@@ -717,6 +718,52 @@ async fn reviews_are_queued_worked_once_and_served(db: &str) {
     assert!(!worker.work_once().await.unwrap());
     let (_, other) = call(&app, "POST", &review(&id), None, Some(json!({"playouts": 300}))).await;
     assert_eq!(other["state"], "queued", "{other}");
+}
+
+async fn reviews_are_cancelled_by_who_asked_queued_or_running(db: &str) {
+    let app = state(db).await;
+    let [asker, other] = ["10.0.0.1:5000", "10.0.0.2:5000"].map(|a| Some(a.parse::<std::net::SocketAddr>().unwrap()));
+    let id = ended_game(&app).await;
+    let review = format!("/api/games/{id}/review");
+    let (status, body) = common::call_from(&app, asker, "DELETE", &review, None, None).await;
+    assert_eq!((status, body["reason"].as_str()), (StatusCode::CONFLICT, Some("no_review")), "none asked: {body}");
+    let (status, body) = common::call_from(&app, asker, "POST", &review, None, Some(json!({"playouts": 50}))).await;
+    assert_eq!((status, body["state"].as_str()), (StatusCode::ACCEPTED, Some("queued")), "{body}");
+
+    // Queued: another address may not cancel it; the one that asked does, and no worker gets it.
+    let (status, body) = common::call_from(&app, other, "DELETE", &review, None, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let mut watching = app.subscribe(&id);
+    let (status, body) = common::call_from(&app, asker, "DELETE", &review, None, None).await;
+    assert_eq!((status, body["state"].as_str()), (StatusCode::OK, Some("cancelled")), "{body}");
+    let heard: Value = serde_json::from_str(&watching.recv().await.unwrap()).unwrap();
+    assert_eq!(heard["review"]["state"], "cancelled", "{heard}");
+    let store = app.store();
+    assert!(
+        store.claim_review("w", now(), now() + 15_000, "").await.unwrap().is_none(),
+        "a cancelled review waits no more"
+    );
+    let (status, body) = common::call_from(&app, asker, "DELETE", &review, None, None).await;
+    assert_eq!((status, body["reason"].as_str()), (StatusCode::CONFLICT, Some("no_review")), "twice: {body}");
+    // It does not count against the address's share of reviews.
+    assert_eq!(store.reviews_waiting_of("10.0.0.1", "").await.unwrap(), 0);
+
+    // Asked again: queued afresh; a worker takes it, and a cancel stops the worker, whose
+    // renewal and result are refused.
+    let (status, body) = common::call_from(&app, asker, "POST", &review, None, Some(json!({"playouts": 50}))).await;
+    assert_eq!((status, body["state"].as_str()), (StatusCode::ACCEPTED, Some("queued")), "{body}");
+    let job = store.claim_review("w", now(), now() + 15_000, "").await.unwrap().unwrap();
+    assert_eq!((job.game_id.as_str(), job.state.as_str()), (id.as_str(), "running"));
+    let (status, body) = common::call_from(&app, asker, "DELETE", &review, None, None).await;
+    assert_eq!((status, body["state"].as_str()), (StatusCode::OK, Some("cancelled")), "{body}");
+    assert!(!store.renew_review(&id, "w", now() + 15_000, 0.5, "[]", now()).await.unwrap());
+    assert!(!store.finish_review(&id, "w", Ok("{}"), now()).await.unwrap());
+    let (_, body) = call(&app, "GET", &review, None, None).await;
+    assert_eq!(body["state"], "cancelled", "{body}");
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
 }
 
 async fn review_leases_run_out_and_pass_to_another_worker(db: &str) {

@@ -39,7 +39,7 @@ pub struct AbuseArgs {
     header_timeout: f64,
 }
 
-type Http = Client<HttpConnector, Full<Bytes>>;
+pub(crate) type Http = Client<HttpConnector, Full<Bytes>>;
 
 /// The counts of the run.
 #[derive(Default)]
@@ -81,13 +81,19 @@ impl Counts {
     }
 }
 
-fn client(from: Ipv4Addr) -> Http {
+pub(crate) fn client(from: Ipv4Addr) -> Http {
     let mut connector = HttpConnector::new();
     connector.set_local_address(Some(IpAddr::V4(from)));
     Client::builder(TokioExecutor::new()).build(connector)
 }
 
-async fn send(http: &Http, method: &str, url: &str, token: Option<&str>, body: Bytes) -> Result<(u16, Value)> {
+pub(crate) async fn send(
+    http: &Http,
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Bytes,
+) -> Result<(u16, Value)> {
     let mut req = hyper::Request::builder().method(method).uri(url);
     if let Some(t) = token {
         req = req.header("authorization", format!("Bearer {t}"));
@@ -100,7 +106,7 @@ async fn send(http: &Http, method: &str, url: &str, token: Option<&str>, body: B
 
 /// The moves of a 19 × 19 game of 306 moves that never capture, as SGF nodes: Black fills the
 /// left half row by row, White the right.
-fn filling_moves() -> String {
+pub(crate) fn filling_moves() -> String {
     let letters = b"abcdefghijklmnopqrs";
     let at = |col: usize, row: usize| format!("{}{}", letters[col] as char, letters[row] as char);
     (0..153).map(|k| format!(";B[{}];W[{}]", at(k % 9, k / 9), at(10 + k % 9, k / 9))).collect()

@@ -28,6 +28,12 @@ pub enum Bench {
     /// flood), with a real game against the computer played alongside. Prints one line:
     /// `abuse attempts=… wrongly_accepted=0 server_errors=0 crashes=0 rss_idle_mb=… rss_max_growth_mb=… game_p99_ms=… computer_max_ms=…`.
     Abuse(crate::abuse::AbuseArgs),
+    /// What a move and a read cost on a running `tengen serve`, against a game's length and a
+    /// record's size: moves 1–20 and 281–300 of a 19 × 19 friend game, reads of a plain
+    /// import and of one with 98,000 nodes of variations (medians of each run, then over the
+    /// runs). Prints one line:
+    /// `latency runs=5 moves_1_20_ms=… moves_281_300_ms=… move_ratio=… plain_read_ms=… big_read_ms=… big_info_ms=… big_over_plain=…`.
+    Latency(crate::latency::LatencyArgs),
     /// Evaluations of a KataGo network per second on the empty board (the forward pass of
     /// crates/tengen-nn; with several threads, each evaluates positions of its own), then
     /// visits per second of the network search from the empty board for as long (threads
@@ -106,6 +112,7 @@ pub fn run(bench: &Bench) -> Result<()> {
         Bench::Search(args) => search(args),
         Bench::Server(args) => crate::load::run(args),
         Bench::Abuse(args) => crate::abuse::run(args),
+        Bench::Latency(args) => crate::latency::run(args),
         Bench::Nn(args) => nn(args),
         Bench::Loss(args) => crate::judge::run(args),
     }

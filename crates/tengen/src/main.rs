@@ -8,6 +8,7 @@ mod duel;
 mod explain;
 mod gtp;
 mod judge;
+mod latency;
 mod learn;
 mod load;
 mod malloc;

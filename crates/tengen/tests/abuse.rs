@@ -46,3 +46,32 @@ fn the_server_survives_a_hostile_client() {
     assert!(field(line, "rss_max_growth_mb") < 20.0, "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tengen bench latency` against a real server: a move late in a 19 × 19 game costs about
+/// what an early one does (the game is held in memory, advanced by each event), and a record
+/// with 98,000 nodes of variations reads about as fast as a plain one (parsed once, its row
+/// shared, not copied). The margins are wide: this guards against a read or a move whose cost
+/// grows with the record (70 × when each read parsed the record again), not a speed figure.
+#[test]
+fn a_long_game_and_a_big_record_cost_what_short_ones_do() {
+    let dir = std::env::temp_dir().join(format!("tengen-latency-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let roomy = ["--rate", "100000", "--burst", "100000", "--games-per-hour", "100000"];
+    let (mut server, addr) = common::serve(&dir, &roomy, Stdio::null());
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["bench", "latency", "--url", &format!("http://{addr}"), "--runs", "3"])
+        .output()
+        .unwrap();
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let line = stdout.lines().last().unwrap_or_default();
+    println!("{line}");
+    assert!(line.starts_with("latency runs=3 "), "{line}");
+    assert!(field(line, "move_ratio") < 3.0, "{line}");
+    assert!(field(line, "big_over_plain") < 5.0, "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

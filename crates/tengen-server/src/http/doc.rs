@@ -27,6 +27,7 @@ use utoipa::OpenApi;
         super::ops::levels,
         super::reviews::review_request,
         super::reviews::review_read,
+        super::reviews::review_cancel,
         super::study::info,
         super::study::sgf_with_lines,
         super::analysis::analysis_start,

@@ -1,4 +1,4 @@
-//! Reviews: asking for a game's review and reading it.
+//! Reviews: asking for a game's review, reading it, and cancelling it.
 
 use axum::Json;
 use axum::Router;
@@ -15,9 +15,9 @@ use crate::http::extract::{Body, ErrorBody, GameId};
 use crate::service::study::studied;
 use crate::service::{AppState, now_ms};
 
-/// A game's review: asked and read.
+/// A game's review: asked, read and cancelled.
 pub(super) fn routes() -> Router<AppState> {
-    Router::new().route("/api/games/{id}/review", get(review_read).post(review_request))
+    Router::new().route("/api/games/{id}/review", get(review_read).post(review_request).delete(review_cancel))
 }
 
 /// The strength of a review: simulations of the playout search, or visits of the network
@@ -94,7 +94,7 @@ async fn review_request(
         ))
         .because("strength"));
     }
-    let waiting = app.store().reviews_waiting_of(&client.0.to_string(), &id, now_ms()).await?;
+    let waiting = app.store().reviews_waiting_of(&client.0.to_string(), &id).await?;
     if waiting >= limits.reviews_per_client {
         return Err(ApiError::too_many(
             format!(
@@ -111,7 +111,7 @@ async fn review_request(
 }
 
 /// The review of a game: its state (`none` until one is asked, then `queued`, `running`,
-/// `done` or `failed`), progress, and the moves judged so far (all of them when done), with
+/// `done`, `failed` or `cancelled`), progress, and the moves judged so far (all of them when done), with
 /// the biggest mistakes.
 #[utoipa::path(get, tag = "reviews", path = "/api/games/{id}/review", params(("id" = String, Path)),
     responses((status = 200, body = crate::service::reviews::ReviewView), (status = 404, body = ErrorBody)))]
@@ -124,4 +124,31 @@ async fn review_read(
         Some(row) => crate::service::reviews::ReviewView::of(&row)?,
         None => crate::service::reviews::ReviewView::none(&id),
     }))
+}
+
+/// Cancels the review of a game, queued or running, for the address that asked for it: a
+/// worker on it stops at its next renewal (within a second), and the review is `cancelled`
+/// (asked again, it starts afresh).
+#[utoipa::path(delete, tag = "reviews", path = "/api/games/{id}/review", params(("id" = String, Path)),
+    responses((status = 200, body = crate::service::reviews::ReviewView, description = "cancelled"),
+        (status = 403, body = ErrorBody, description = "another address asked for it"),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "no review queued or running")))]
+async fn review_cancel(
+    AxumState(app): AxumState<AppState>,
+    client: Client,
+    GameId(id): GameId,
+) -> Result<Json<crate::service::reviews::ReviewView>, ApiError> {
+    app.load(&id).await?;
+    let Some((row, cancelled)) = app.store().cancel_review(&id, &client.0.to_string(), now_ms()).await? else {
+        return Err(ApiError::in_conflict("no review of this game was asked for").because("no_review"));
+    };
+    if !cancelled {
+        if matches!(row.state.as_str(), "queued" | "running") {
+            return Err(ApiError::not_yours("another address asked for this review: only it may cancel it"));
+        }
+        return Err(ApiError::in_conflict(format!("the review is {}: there is nothing to cancel", row.state))
+            .because("no_review"));
+    }
+    app.review_changed(&id).await;
+    Ok(Json(crate::service::reviews::ReviewView::of(&row)?))
 }

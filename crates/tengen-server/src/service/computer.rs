@@ -11,7 +11,8 @@ use super::{AppState, derived};
 use crate::domain::{Action, Event, Opponent, State, TimeControl};
 use crate::error::ApiError;
 use crate::guard::Client;
-use crate::service::queue::Job;
+use crate::service::queue;
+use crate::store::{Job, JobKind};
 use crate::util::{lock, now_ms};
 
 /// A place held in a client's share of the computer's work ([`AppState::computer_room`]),
@@ -34,7 +35,7 @@ impl AppState {
     /// With shared moves ([`Settings::shared_moves`]), a database error.
     pub async fn computer_queue(&self) -> Result<(usize, usize), ApiError> {
         if self.0.settings.shared_moves {
-            return Ok(self.0.store.computer_job_counts(now_ms()).await?);
+            return Ok(self.0.store.job_counts(JobKind::Move, now_ms()).await?);
         }
         let queue = lock(&self.0.queue);
         Ok((queue.waiting(), queue.running()))
@@ -52,7 +53,7 @@ impl AppState {
         let before = self.reserve(client);
         let room = ComputerRoom { app: self.clone(), client };
         let queued = if self.0.settings.shared_moves {
-            self.0.store.computer_jobs_of(&client.0.to_string()).await?
+            self.0.store.jobs_of(JobKind::Move, &client.0.to_string(), "").await?
         } else {
             lock(&self.0.queue).held_by(client)
         };
@@ -100,14 +101,15 @@ impl AppState {
             // Not held in the client's share on its way: once the row is written and before the
             // place was given back, both would count (a player's next request refused under load).
             tokio::spawn(async move {
-                if let Err(e) = app.0.store.queue_computer(&id, events, &client.0.to_string(), now_ms()).await {
+                if let Err(e) = app.0.store.queue_job(JobKind::Move, &id, events, &client.0.to_string(), now_ms()).await
+                {
                     tracing::warn!("game {id}: queueing the computer's work: {e}");
                 }
             });
             return;
         }
         if (computer_turn || propose) && lock(&self.0.busy).insert(id.to_owned()) {
-            lock(&self.0.queue).push(Job { id: id.to_owned(), events: state.events, client });
+            lock(&self.0.queue).push(queue::Job { id: id.to_owned(), events: state.events, client });
             self.pump();
         }
     }
@@ -160,7 +162,8 @@ impl AppState {
     async fn computer_job(&self, owner: &str, lease: Duration, serving: bool) -> Result<bool, ApiError> {
         let lease_ms = lease.as_millis() as i64;
         let now = now_ms();
-        let Some((id, events, client)) = self.0.store.claim_computer(owner, now, now + lease_ms).await? else {
+        let (job, _) = self.0.store.claim_job(JobKind::Move, owner, now, now + lease_ms, "", None).await?;
+        let Some(Job { game_id: id, events, client, .. }) = job else {
             return Ok(false);
         };
         tracing::info!(game = %id, events, owner, "computer job claimed");
@@ -169,7 +172,7 @@ impl AppState {
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(lease / 3).await;
-                    match store.renew_computer(&id, &owner, now_ms() + lease_ms).await {
+                    match store.renew_job(JobKind::Move, &id, &owner, now_ms() + lease_ms).await {
                         Ok(true) => {}
                         Ok(false) => return,
                         Err(e) => tracing::warn!("game {id}: renewing the computer's job: {e}"),
@@ -179,7 +182,7 @@ impl AppState {
         };
         let outcome = self.follow_up(&id, usize::try_from(events).unwrap_or(usize::MAX)).await;
         renewing.abort();
-        self.0.store.finish_computer(&id, events).await?;
+        self.0.store.finish_move(&id, events, now_ms()).await?;
         let client = client.parse().map_or(Client::SERVER, Client);
         match outcome {
             Ok(Some(state)) => {

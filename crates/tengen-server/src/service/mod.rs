@@ -49,7 +49,7 @@ pub struct Settings {
     /// Review workers this server runs ([`crate::service::reviews::Worker`]); 0 leaves the reviews to
     /// other servers and `tengen worker` processes on the database.
     pub review_workers: usize,
-    /// The computer's work goes through the database (`computer_jobs`), shared with the other
+    /// The computer's work goes through the database (the `jobs` queue), shared with the other
     /// servers and `tengen worker` processes on it, instead of this process's queue; this
     /// server then works on `searches` jobs at once itself (0: none).
     pub shared_moves: bool,
@@ -259,7 +259,7 @@ impl AppState {
     ///
     /// # Errors
     /// 404 for an unknown game; 500 when its log does not replay.
-    pub async fn load(&self, id: &str) -> Result<(StoredGame, State), ApiError> {
+    pub async fn load(&self, id: &str) -> Result<(Arc<StoredGame>, State), ApiError> {
         let held = lock(&self.0.games).get(id);
         let (stored, mut state) = match held {
             Some(held) => held,
@@ -286,7 +286,7 @@ impl AppState {
             state.advance(&since)?;
         }
         lock(&self.0.games).put(Arc::clone(&stored), state.clone());
-        Ok(((*stored).clone(), state))
+        Ok((stored, state))
     }
 
     /// A game's record ([`crate::service::load::game_record`]), an imported game's read off the async

@@ -103,7 +103,7 @@ impl From<&tengen_review::MoveReview> for ReviewedMove {
 pub struct ReviewView {
     /// The game.
     pub game: String,
-    /// `none` (no review asked yet), `queued`, `running`, `done` or `failed`.
+    /// `none` (no review asked yet), `queued`, `running`, `done`, `failed` or `cancelled`.
     pub state: String,
     /// 0 to 1.
     pub progress: f64,
