@@ -1,6 +1,6 @@
 //! What stands between the open internet and the game: per-client rate limits and quotas, the
 //! server's limits and the metrics (the layer that applies them to every request is
-//! [`crate::middleware`]).
+//! [`crate::http::middleware`]).
 //!
 //! A client is its IP address as the socket gives it (no proxy header is trusted).
 

@@ -32,7 +32,7 @@ impl AppState {
     /// The computer's work: (waiting, running).
     ///
     /// # Errors
-    /// With shared moves ([`Settings::shared_moves`]), a database error.
+    /// With shared moves ([`crate::Settings::shared_moves`]), a database error.
     pub async fn computer_queue(&self) -> Result<(usize, usize), ApiError> {
         if self.0.settings.shared_moves {
             return Ok(self.0.store.job_counts(JobKind::Move, now_ms()).await?);
@@ -41,7 +41,7 @@ impl AppState {
         Ok((queue.waiting(), queue.running()))
     }
 
-    /// A place in `client`'s share of the computer's work ([`Limits::computer_moves`]), held
+    /// A place in `client`'s share of the computer's work ([`crate::guard::Limits::computer_moves`]), held
     /// until the returned guard drops — after the action that wakes the computer has queued
     /// its job. The place is taken before the client's work is counted, so that requests sent
     /// at once cannot all pass the check: each sees the places the others hold.
@@ -136,7 +136,7 @@ impl AppState {
         }
     }
 
-    /// Works on the computer's jobs of the database ([`Settings::shared_moves`]) one at a
+    /// Works on the computer's jobs of the database ([`crate::Settings::shared_moves`]) one at a
     /// time, for ever: claims one under a lease of `lease` (renewed while the search runs),
     /// searches, appends the result if the game has not changed meanwhile, and takes the next.
     /// A worker that dies stops renewing; once its lease has run out another takes the job,
@@ -200,7 +200,7 @@ impl AppState {
     }
 
     /// Starts this process's workers on the computer's shared jobs
-    /// ([`Settings::shared_moves`]): `searches` of them ([`AppState::work_computer_jobs`]).
+    /// ([`crate::Settings::shared_moves`]): `searches` of them ([`AppState::work_computer_jobs`]).
     pub fn start_computer_workers(&self, lease: Duration, serving: bool) {
         if self.0.settings.shared_moves {
             for _ in 0..self.0.settings.searches {

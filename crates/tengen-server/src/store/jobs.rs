@@ -90,7 +90,9 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// [`Store::queue_job_on`] on a connection of the pool.
+    /// Queues `kind`'s job of game `game_id` for its state after `events` events, as `client`'s,
+    /// for any worker: a finished job, or one for an older state, is replaced; one waiting or
+    /// held for the same or a newer state is kept. Whether it was queued.
     ///
     /// # Errors
     /// A database error.
@@ -201,7 +203,8 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// [`Store::renew_job_on`] on a connection of the pool.
+    /// Worker `owner` still holds `kind`'s job of game `game_id`: its lease runs to
+    /// `lease_until_ms`. `false` when the job is finished or another's: the worker must stop.
     ///
     /// # Errors
     /// A database error.
