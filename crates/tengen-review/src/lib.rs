@@ -100,13 +100,15 @@ pub struct MoveReview {
     /// Black's win rate before the move, 0 to 1 (the search of the position before).
     #[serde(default)]
     pub winrate_black_before: f64,
-    /// Black's lead in points before the move.
-    #[serde(default)]
-    pub score_black_before: f64,
+    /// Black's lead in points before the move (the name the server's API gives it too;
+    /// reviews stored before read under their old name).
+    #[serde(default, alias = "score_black_before")]
+    pub score_lead_black_before: f64,
     /// Black's win rate after the move, 0 to 1.
     pub winrate_black: f64,
     /// Black's lead in points after the move (area counting, komi included).
-    pub score_black: f64,
+    #[serde(alias = "score_black")]
+    pub score_lead_black: f64,
     /// Win rate the mover lost against the best move, 0 to 1.
     pub winrate_loss: f64,
 }
@@ -333,9 +335,9 @@ pub fn review(
             best: best.to_string(),
             pv,
             winrate_black_before: w_before,
-            score_black_before: s_before,
+            score_lead_black_before: s_before,
             winrate_black: wb,
-            score_black: sb,
+            score_lead_black: sb,
             winrate_loss,
         });
         commentary.play(color, mv).map_err(|e| ReviewError::Replay { number: i + 1, reason: e.to_string() })?;
@@ -400,8 +402,8 @@ pub fn text(r: &Review) -> String {
     );
     let _ = writeln!(s, "{} simulations a position", r.playouts);
     let wins: Vec<f64> = r.moves.iter().map(|m| m.winrate_black).collect();
-    let max_lead = r.moves.iter().map(|m| m.score_black.abs()).fold(1.0, f64::max);
-    let scores: Vec<f64> = r.moves.iter().map(|m| 0.5 + 0.5 * m.score_black / max_lead).collect();
+    let max_lead = r.moves.iter().map(|m| m.score_lead_black.abs()).fold(1.0, f64::max);
+    let scores: Vec<f64> = r.moves.iter().map(|m| 0.5 + 0.5 * m.score_lead_black / max_lead).collect();
     let _ = writeln!(s, "win rate (Black) {}", sparkline(&wins, 72));
     let _ = writeln!(s, "lead (Black)     {}  (±{max_lead:.0} points)", sparkline(&scores, 72));
     let _ = writeln!(s, "\nbiggest mistakes:");
@@ -434,7 +436,7 @@ pub fn text(r: &Review) -> String {
             names(&m.terms),
             names(&m.judgement),
             100.0 * m.winrate_black,
-            m.score_black
+            m.score_lead_black
         );
     }
     s
@@ -466,7 +468,7 @@ pub fn annotations(r: &Review) -> (String, Vec<Note>) {
                 c,
                 "\nBlack {:.0}%, lead {:+.1}; lost {:.1} points; best {}",
                 100.0 * m.winrate_black,
-                m.score_black,
+                m.score_lead_black,
                 m.eval.loss,
                 m.best
             );
@@ -497,7 +499,7 @@ pub fn svg(r: &Review) -> String {
     let n = r.moves.len().max(1) as f64;
     let x = |i: f64| pad + (w - 2.0 * pad) * i / n;
     let y = |v: f64| pad + (h - 2.0 * pad) * (1.0 - v);
-    let max_lead = r.moves.iter().map(|m| m.score_black.abs()).fold(1.0, f64::max);
+    let max_lead = r.moves.iter().map(|m| m.score_lead_black.abs()).fold(1.0, f64::max);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\n\
          <title>{} — Black's win rate and lead by move</title>\n\
@@ -515,7 +517,7 @@ pub fn svg(r: &Review) -> String {
     }
     let mut lead = format!("M {} {}", x(0.0), y(0.5));
     for (i, m) in r.moves.iter().enumerate() {
-        let _ = write!(lead, " L {:.1} {:.1}", x(i as f64 + 1.0), y(0.5 + 0.5 * m.score_black / max_lead));
+        let _ = write!(lead, " L {:.1} {:.1}", x(i as f64 + 1.0), y(0.5 + 0.5 * m.score_lead_black / max_lead));
     }
     let _ = write!(lead, " L {:.1} {:.1} Z", x(n), y(0.5));
     let _ = writeln!(
@@ -613,6 +615,13 @@ mod tests {
         assert!(text(&review).contains("G1"));
         assert!(svg(&review).starts_with("<svg"));
         assert_eq!(annotations(&review).1.len(), 8);
+        // Written with the API's names; a review stored under the old ones reads the same.
+        let json = serde_json::to_string(&review).unwrap();
+        assert!(json.contains("\"score_lead_black\":") && !json.contains("\"score_black"), "{json}");
+        let old = json.replace("\"score_lead_black", "\"score_black");
+        let read: Review = serde_json::from_str(&old).unwrap();
+        assert_eq!(read.moves[7].score_lead_black, last.score_lead_black);
+        assert_eq!(read.moves[7].score_lead_black_before, last.score_lead_black_before);
     }
 
     #[test]

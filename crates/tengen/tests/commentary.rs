@@ -86,9 +86,9 @@ struct MoveReview {
     best: String,
     pv: Vec<String>,
     winrate_black_before: f64,
-    score_black_before: f64,
+    score_lead_black_before: f64,
     winrate_black: f64,
-    score_black: f64,
+    score_lead_black: f64,
     winrate_loss: f64,
 }
 

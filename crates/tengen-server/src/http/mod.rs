@@ -54,6 +54,16 @@ async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiEr
     ApiError::wrong_method(method.as_str(), uri.path())
 }
 
+/// A game's view already written as JSON (`domain::view::View`, built once for a change and
+/// sent to the watchers too).
+pub(crate) struct ViewJson(pub std::sync::Arc<str>);
+
+impl axum::response::IntoResponse for ViewJson {
+    fn into_response(self) -> axum::response::Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0.to_string()).into_response()
+    }
+}
+
 /// The seat token of a request's `Authorization: Bearer` header.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)

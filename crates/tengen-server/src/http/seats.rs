@@ -1,7 +1,6 @@
 //! A seat's actions: moves, handicap stones, resignation, undo, the counting phase's
 //! marks and acceptance, names and resumption — each with the seat's token.
 
-use axum::Json;
 use axum::Router;
 use axum::extract::State as AxumState;
 use axum::http::HeaderMap;
@@ -10,13 +9,14 @@ use serde::Deserialize;
 use tengen_core::{Color, Move, Point};
 use utoipa::ToSchema;
 
+use super::ViewJson;
 use super::bearer;
 use crate::domain::view::View;
 use crate::domain::{Action, State};
 use crate::error::ApiError;
 use crate::guard::Client;
 use crate::http::extract::{Body, ErrorBody, GameId};
-use crate::service::{AppState, now_ms};
+use crate::service::AppState;
 
 /// Every action of a seat.
 pub(super) fn routes() -> Router<AppState> {
@@ -93,7 +93,7 @@ async fn play(
     client: Client,
     headers: HeaderMap,
     Body(req): Body<MoveRequest>,
-) -> Result<Json<View>, ApiError> {
+) -> Result<ViewJson, ApiError> {
     let number = req.number;
     by_seat(&app, &id, client, &headers, Action::Move { mv: req.mv }, move |state, _| {
         let next = state.game.moves().len() + 1;
@@ -115,7 +115,7 @@ async fn place(
     client: Client,
     headers: HeaderMap,
     Body(req): Body<HandicapRequest>,
-) -> Result<Json<View>, ApiError> {
+) -> Result<ViewJson, ApiError> {
     by_seat(&app, &id, client, &headers, Action::Handicap { points: req.points }, |_, _| Ok(())).await
 }
 
@@ -130,7 +130,7 @@ macro_rules! seat_action {
             GameId(id): GameId,
             client: Client,
             headers: HeaderMap,
-        ) -> Result<Json<View>, ApiError> {
+        ) -> Result<ViewJson, ApiError> {
             by_seat(&app, &id, client, &headers, $action, |_, _| Ok(())).await
         }
     };
@@ -169,7 +169,7 @@ async fn accept(
     client: Client,
     headers: HeaderMap,
     Body(req): Body<AcceptRequest>,
-) -> Result<Json<View>, ApiError> {
+) -> Result<ViewJson, ApiError> {
     let action = Action::Accept { dead: Some(req.dead), judged: true, exact: true };
     by_seat(&app, &id, client, &headers, action, |_, _| Ok(())).await
 }
@@ -193,7 +193,7 @@ async fn set_name(
     client: Client,
     headers: HeaderMap,
     Body(req): Body<NameRequest>,
-) -> Result<Json<View>, ApiError> {
+) -> Result<ViewJson, ApiError> {
     by_seat(&app, &id, client, &headers, Action::Name { name: req.name }, |_, _| Ok(())).await
 }
 seat_action!(resume, "/api/games/{id}/resume", Action::Resume, "Disagrees with the marking: play resumes.");
@@ -207,7 +207,7 @@ async fn toggle(
     client: Client,
     headers: HeaderMap,
     Body(req): Body<ToggleRequest>,
-) -> Result<Json<View>, ApiError> {
+) -> Result<ViewJson, ApiError> {
     by_seat(&app, &id, client, &headers, Action::Toggle { point: req.point, dead: Some(req.dead) }, |_, _| Ok(())).await
 }
 
@@ -220,7 +220,7 @@ async fn by_seat(
     headers: &HeaderMap,
     action: Action,
     check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
-) -> Result<Json<View>, ApiError> {
+) -> Result<ViewJson, ApiError> {
     let token = bearer(headers).map(str::to_owned);
     let wakes_computer = matches!(action, Action::Move { .. } | Action::Handicap { .. } | Action::Resume);
     // A place in the client's share of the computer's work, taken before the game's lock
@@ -234,7 +234,7 @@ async fn by_seat(
     } else {
         (None, None)
     };
-    let state = app
+    let (_, view) = app
         .act_as(id, client, token.as_deref(), action, |state, color| {
             if state.config.computer.is_some()
                 && let Some(refusal) = no_room
@@ -244,5 +244,5 @@ async fn by_seat(
             check(state, color)
         })
         .await?;
-    Ok(Json(View::of(id, &state, now_ms())))
+    Ok(ViewJson(view))
 }

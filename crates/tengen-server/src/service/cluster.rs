@@ -86,7 +86,9 @@ impl AppState {
                 continue;
             }
             match self.load(id).await {
-                Ok((_, state)) => self.tell_watchers(id, &state),
+                Ok((_, state)) => {
+                    self.tell_watchers(id, &state);
+                }
                 Err(e) => tracing::warn!("game {id} changed elsewhere but does not load: {}", e.detail),
             }
         }

@@ -127,7 +127,9 @@ impl AppState {
                 lock(&app.0.queue).done(job.client);
                 drop(permit);
                 match outcome {
-                    Ok(Some(state)) => app.changed(&job.id, &state, job.client),
+                    Ok(Some(state)) => {
+                        app.changed(&job.id, &state, job.client);
+                    }
                     Ok(None) => {}
                     Err(e) => tracing::warn!("game {}: the server's move failed: {}", job.id, e.detail),
                 }

@@ -351,11 +351,13 @@ impl AppState {
         action: Action,
         check: impl FnOnce(&StoredGame, &State) -> Result<(), ApiError>,
     ) -> Result<State, ApiError> {
-        self.act_with(id, Client::SERVER, action, |stored, state| check(stored, state).map(|()| color)).await
+        let acted = self.act_with(id, Client::SERVER, action, |stored, state| check(stored, state).map(|()| color));
+        Ok(acted.await?.0)
     }
 
     /// Applies `action` for the seat whose token is `token`, after `check` accepts the
-    /// current state and that colour.
+    /// current state and that colour. The state after it, and its view as JSON (the one view
+    /// built for the change: the watchers get the same).
     ///
     /// # Errors
     /// 401 or 403 for a missing or foreign token; otherwise as [`AppState::act`].
@@ -367,7 +369,7 @@ impl AppState {
         token: Option<&str>,
         action: Action,
         check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
-    ) -> Result<State, ApiError> {
+    ) -> Result<(State, Arc<str>), ApiError> {
         self.act_with(id, client, action, |stored, state| {
             let color = AppState::seat(stored, token)?;
             check(state, color).map(|()| Some(color))
@@ -382,7 +384,7 @@ impl AppState {
         client: Client,
         action: Action,
         check: impl FnOnce(&StoredGame, &State) -> Result<Option<Color>, ApiError>,
-    ) -> Result<State, ApiError> {
+    ) -> Result<(State, Arc<str>), ApiError> {
         let (state, appended) = self
             .locked(id, async {
                 let (stored, mut state) = self.load(id).await?;
@@ -395,13 +397,13 @@ impl AppState {
                     return Ok::<_, ApiError>((unchanged, false));
                 }
                 self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
+                // The held state is advanced by the committed event.
+                lock(&self.0.games).put(stored, state.clone());
                 Ok::<_, ApiError>((state, true))
             })
             .await?;
-        if appended {
-            self.changed(id, &state, client);
-        }
-        Ok(state)
+        let view = if appended { self.changed(id, &state, client) } else { view_json(id, &state) };
+        Ok((state, view))
     }
 
     /// Stores a new game and starts what follows (the computer's first move).
@@ -464,21 +466,23 @@ impl AppState {
     /// A change of game `id` (made here, or seen in the database): tell the watchers, note
     /// the clock's deadline, and queue the computer's move or the proposal of dead stones as
     /// `client`'s work.
-    pub fn changed(&self, id: &str, state: &State, client: Client) {
-        self.tell_watchers(id, state);
+    pub fn changed(&self, id: &str, state: &State, client: Client) -> Arc<str> {
+        let view = self.tell_watchers(id, state);
         self.schedule(id, state, client);
+        view
     }
 
-    /// Sends the view to the game's watchers in this process and notes its clock's deadline.
-    fn tell_watchers(&self, id: &str, state: &State) {
-        let view = View::of(id, state, now_ms());
-        if let Ok(json) = serde_json::to_string(&view) {
+    /// Sends the view to the game's watchers in this process and notes its clock's deadline;
+    /// the view, as JSON.
+    fn tell_watchers(&self, id: &str, state: &State) -> Arc<str> {
+        let view = view_json(id, state);
+        {
             let mut hub = lock(&self.0.hub);
-            if let Some(sender) = hub.get(id) {
-                if sender.send(Arc::from(json)).is_err() {
-                    // Nobody watches any more.
-                    hub.remove(id);
-                }
+            if let Some(sender) = hub.get(id)
+                && sender.send(Arc::clone(&view)).is_err()
+            {
+                // Nobody watches any more.
+                hub.remove(id);
             }
         }
         {
@@ -488,5 +492,12 @@ impl AppState {
                 None => deadlines.remove(id),
             };
         }
+        view
     }
+}
+
+/// The view of game `id` in `state` now, as JSON.
+fn view_json(id: &str, state: &State) -> Arc<str> {
+    // A view is plain data: it always serialises.
+    Arc::from(serde_json::to_string(&View::of(id, state, now_ms())).unwrap_or_default())
 }
