@@ -3,6 +3,7 @@
 mod decode;
 mod info;
 mod limits;
+mod main_line;
 mod record;
 mod replay;
 mod strict;

@@ -216,6 +216,17 @@ impl Record {
         preorder(&self.root).iter().filter(|n| n.children.len() > 1).count()
     }
 
+    /// The record with its main line only: the variations left out.
+    #[must_use]
+    pub fn main_line_record(&self) -> Record {
+        let nodes: Vec<&SgfNode<Prop>> = self.main_line().collect();
+        let mut child: Option<SgfNode<Prop>> = None;
+        for node in nodes.into_iter().rev() {
+            child = Some(SgfNode::new(node.properties.clone(), child.into_iter().collect(), node.is_root));
+        }
+        Record { root: child.unwrap_or_else(|| self.root.clone()) }
+    }
+
     /// The nodes of the main line (the first child at every branch), root first.
     pub fn main_line(&self) -> impl Iterator<Item = &SgfNode<Prop>> {
         self.root.main_variation()

@@ -203,3 +203,29 @@ fn strict_mode_on_properties_without_values() {
     assert!(got.contains(&"line 1, column 3: property GM has no value".to_owned()), "{got:?}");
     assert!(got.contains(&"line 1, column 17: property B has no value".to_owned()), "{got:?}");
 }
+
+/// The lean read of the main line (`Record::read_main_line`, which scans the variations
+/// instead of parsing them) gives what the full reader does, on every file of the edge cases
+/// and of GNU Go's regression games that the full reader reads: the main line, its comments
+/// and the branch points.
+#[test]
+fn the_main_line_read_leanly_is_the_full_readers() {
+    let mut all = Vec::new();
+    for dir in ["sgf-edge", "gnugo-regression"] {
+        files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata").join(dir), &mut all);
+    }
+    let mut compared = 0;
+    for path in all.iter().filter(|p| p.extension().is_some_and(|e| e == "sgf")) {
+        let Ok(bytes) = std::fs::read(path) else { continue };
+        let text = tengen_sgf::decode(&bytes).text;
+        // (A collection the full reader refuses for a later tree may still give its first.)
+        let Ok(record) = Record::read(&text) else { continue };
+        let (lean, branch_points) = Record::read_main_line(&text).unwrap();
+        let main = record.main_line_record();
+        assert!(lean == main, "{}", path.display());
+        assert_eq!(branch_points, record.branch_points(), "{}", path.display());
+        assert_eq!(lean.comments(), record.comments(), "{}", path.display());
+        compared += 1;
+    }
+    assert!(compared > 500, "{compared} files compared");
+}

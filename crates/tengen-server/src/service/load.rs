@@ -17,7 +17,9 @@ use crate::store::StoredGame;
 pub fn state_of(stored: &StoredGame, events: &[Event]) -> Result<State, ApiError> {
     if stored.config.imported {
         let text = stored.sgf.as_deref().unwrap_or("");
-        let record = tengen_sgf::Record::read(text).map_err(|e| ApiError::internal(&e))?;
+        // The main line alone: the variations are not parsed (only the record's download
+        // and its variations need them, `game_record`).
+        let (record, _) = tengen_sgf::Record::read_main_line(text).map_err(|e| ApiError::internal(&e))?;
         // As the import replayed it (records imported before it refused a move that cannot be
         // replayed leave such moves out).
         let replay = record
@@ -87,6 +89,19 @@ impl RecordSummary {
             info: record.info().map_err(|e| ApiError::internal(&e))?,
             comments: record.comments(),
             branch_points: record.branch_points(),
+        })
+    }
+
+    /// The summary of an imported record's text, read without parsing its variations.
+    ///
+    /// # Errors
+    /// 500 when the record or its game information does not read.
+    pub fn of_import(text: &str) -> Result<RecordSummary, ApiError> {
+        let (record, branch_points) = tengen_sgf::Record::read_main_line(text).map_err(|e| ApiError::internal(&e))?;
+        Ok(RecordSummary {
+            info: record.info().map_err(|e| ApiError::internal(&e))?,
+            comments: record.comments(),
+            branch_points,
         })
     }
 

@@ -294,11 +294,11 @@ impl AppState {
     ///
     /// # Errors
     /// 500 when the record does not read.
-    pub async fn record_of(&self, stored: &StoredGame, state: &State) -> Result<tengen_sgf::Record, ApiError> {
+    pub async fn record_of(&self, stored: &Arc<StoredGame>, state: &State) -> Result<tengen_sgf::Record, ApiError> {
         if !stored.config.imported {
             return game_record(stored, state);
         }
-        let (text, game) = (stored.clone(), state.clone());
+        let (text, game) = (Arc::clone(stored), state.clone());
         parse_off_thread(move || game_record(&text, &game)).await
     }
 
@@ -307,15 +307,20 @@ impl AppState {
     ///
     /// # Errors
     /// 500 when the record does not read.
-    pub async fn record_summary(&self, stored: &StoredGame, state: &State) -> Result<Arc<RecordSummary>, ApiError> {
+    pub async fn record_summary(
+        &self,
+        stored: &Arc<StoredGame>,
+        state: &State,
+    ) -> Result<Arc<RecordSummary>, ApiError> {
         if !stored.config.imported {
             return Ok(Arc::new(RecordSummary::of(&game_record(stored, state)?)?));
         }
         if let Some(summary) = lock(&self.0.games).summary(&stored.id) {
             return Ok(summary);
         }
-        let (text, game) = (stored.clone(), state.clone());
-        let summary = Arc::new(parse_off_thread(move || RecordSummary::of(&game_record(&text, &game)?)).await?);
+        let record = Arc::clone(stored);
+        let summary =
+            Arc::new(parse_off_thread(move || RecordSummary::of_import(record.sgf.as_deref().unwrap_or(""))).await?);
         lock(&self.0.games).keep_summary(&stored.id, Arc::clone(&summary));
         Ok(summary)
     }
