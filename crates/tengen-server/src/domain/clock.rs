@@ -67,8 +67,18 @@ impl Clock {
         Some(rest)
     }
 
-    /// Runs the clock for `elapsed` ms; `false` when its flag fell.
+    /// Runs the clock for `elapsed` ms; `false` when its flag fell, and the clock then reads
+    /// nothing left (no main time, no period, no time in it).
     pub(super) fn run(&mut self, time: &TimeControl, elapsed: i64) -> bool {
+        let running = self.run_down(time, elapsed);
+        if !running {
+            *self = Clock { overtime: self.overtime, stones: self.stones, ..Clock::default() };
+        }
+        running
+    }
+
+    /// [`Clock::run`] before a fallen flag is read as nothing left.
+    fn run_down(&mut self, time: &TimeControl, elapsed: i64) -> bool {
         let ms = |s: f64| (s * 1000.0).round() as i64;
         match *time {
             TimeControl::None {} => true,

@@ -51,8 +51,7 @@ pub struct State {
     pub events: usize,
     /// When the game was created.
     pub created_ms: i64,
-    /// Whether a stone has been played or placed: a friend game's clocks wait for it (the
-    /// friend may not have opened the link yet).
+    /// Whether a stone has been played or placed: the clocks wait for it.
     pub started: bool,
 }
 
@@ -133,13 +132,11 @@ impl State {
     }
 
     /// Whose clock runs: the side to move while playing (or Black while placing stones) —
-    /// between friends only from the first stone played or placed, as both may not be there
-    /// when the game is created.
+    /// from the first stone played or placed, in every game (one rule: between friends the
+    /// friend may not have opened the link yet, and against the computer its first move, or
+    /// the player's, starts the clocks as well).
     pub fn clock_runs(&self) -> Option<Color> {
-        if matches!(self.config.time, TimeControl::None {}) || self.config.imported {
-            return None;
-        }
-        if self.config.computer.is_none() && !self.started {
+        if matches!(self.config.time, TimeControl::None {}) || self.config.imported || !self.started {
             return None;
         }
         match self.game.phase() {

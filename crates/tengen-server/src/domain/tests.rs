@@ -196,31 +196,28 @@ fn counting_toggles_and_agreement() {
 }
 
 #[test]
-fn a_friend_games_clocks_wait_for_the_first_stone() {
+fn the_first_stone_starts_the_clocks() {
     let time = TimeControl::Absolute { main: 60.0 };
-    let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
-    // An hour before the friend comes: no clock runs, no flag falls, no deadline.
-    assert_eq!(s.clock_runs(), None);
-    assert_eq!((s.clocks_at(3_600_000).1, s.deadline_ms()), (None, None));
-    // Black's first move is free; White's clock runs from it.
-    s.apply(&ev(mv("E5"), Some(Color::Black), 3_600_000)).unwrap();
-    assert_eq!(s.clocks[0].main_ms, 60_000);
-    assert_eq!(s.clock_runs(), Some(Color::White));
-    assert_eq!(s.clocks_at(3_610_000).0[1].main_ms, 50_000);
-    // Against the computer the player is there from the start: Black's clock runs at once.
-    let s = State::new(config(Opponent::Computer { level: 1 }, time), 0).unwrap();
-    assert_eq!(s.clock_runs(), Some(Color::Black));
-    assert_eq!(s.clocks_at(10_000).0[0].main_ms, 50_000);
+    for opponent in [Opponent::Friend, Opponent::Computer { level: 1 }] {
+        let mut s = State::new(config(opponent, time), 0).unwrap();
+        // An hour before the first stone: no clock runs, no flag falls, no deadline.
+        assert_eq!(s.clock_runs(), None, "{opponent:?}");
+        assert_eq!((s.clocks_at(3_600_000).1, s.deadline_ms()), (None, None));
+        // Black's first move is free; White's clock runs from it.
+        s.apply(&ev(mv("E5"), Some(Color::Black), 3_600_000)).unwrap();
+        assert_eq!(s.clocks[0].main_ms, 60_000);
+        assert_eq!(s.clock_runs(), Some(Color::White));
+        assert_eq!(s.clocks_at(3_610_000).0[1].main_ms, 50_000);
+    }
 }
 
 #[test]
 fn byoyomi_clock_from_the_log() {
     let time = TimeControl::Byoyomi { main: 10.0, period: 5.0, periods: 2 };
     let mut s = State::new(config(Opponent::Computer { level: 1 }, time), 0).unwrap();
-    // Black thinks 12 s: main time gone, 2 s into the first period; the period resets.
+    // Black's first stone, 12 s after the creation, is free: it starts the clocks.
     s.apply(&ev(mv("E5"), Some(Color::Black), 12_000)).unwrap();
-    let black = s.clocks[0];
-    assert!(black.overtime && black.periods == 2 && black.period_ms == 5_000, "{black:?}");
+    assert_eq!(s.clocks[0], Clock::start(&time));
     // White's clock runs now; at 12 s + 10 s + 4.9 s its last period is nearly out.
     let (clocks, fallen) = s.clocks_at(12_000 + 10_000 + 5_000 + 4_900);
     assert_eq!(fallen, None, "{:?}", clocks[1]);
@@ -232,6 +229,16 @@ fn byoyomi_clock_from_the_log() {
     assert!(s.apply(&ev(mv("C3"), Some(Color::White), 40_000)).is_err());
     s.apply(&ev(Action::Timeout, Some(Color::White), 40_000)).unwrap();
     assert_eq!(s.game.outcome().unwrap().result_points(), "B+T");
+    // The fallen flag's clock reads nothing left (it read the last period's 5 s).
+    let white = s.clocks[1];
+    assert_eq!((white.periods, white.remaining_ms(&time)), (0, Some(0)), "{white:?}");
+    // Black, who thinks 12 s on the second move: main time gone, 2 s into the first period.
+    let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+    s.apply(&ev(mv("E5"), Some(Color::Black), 0)).unwrap();
+    s.apply(&ev(mv("C3"), Some(Color::White), 1_000)).unwrap();
+    s.apply(&ev(mv("G7"), Some(Color::Black), 13_000)).unwrap();
+    let black = s.clocks[0];
+    assert!(black.overtime && black.periods == 2 && black.period_ms == 5_000, "{black:?}");
 }
 
 #[test]
@@ -247,8 +254,9 @@ fn a_restart_does_not_charge_the_downtime() {
     assert_eq!(s.clocks[1].main_ms, 53_000);
     // A flag that fell before the downtime stays fallen: no restart then, a timeout.
     let mut s = State::new(config(Opponent::Computer { level: 1 }, time), 0).unwrap();
+    s.apply(&ev(mv("E5"), Some(Color::Black), 0)).unwrap();
     assert!(s.apply(&ev(Action::Restart { down_since_ms: 61_000 }, None, 100_000)).is_err());
-    s.apply(&ev(Action::Timeout, Some(Color::Black), 100_000)).unwrap();
+    s.apply(&ev(Action::Timeout, Some(Color::White), 100_000)).unwrap();
 }
 
 #[test]
@@ -261,6 +269,7 @@ fn canadian_and_fischer_clocks() {
     c.moved(&t);
     assert_eq!((c.period_ms, c.stones), (10_000, 2), "a new period after two stones");
     assert!(!c.run(&t, 10_001));
+    assert_eq!(c.remaining_ms(&t), Some(0), "a fallen flag reads nothing left");
     let f = TimeControl::Fischer { main: 5.0, increment: 2.0 };
     let mut c = Clock::start(&f);
     assert!(c.run(&f, 4_000));

@@ -330,8 +330,16 @@ mod tests {
         // 10 minutes over the 120 moves likely left on an empty 19×19: 5 s, the cap.
         assert!((secs(TimeControl::Absolute { main: 600.0 }, 0) - 5.0).abs() < 1e-9);
         assert!((secs(TimeControl::Absolute { main: 60.0 }, 0) - 0.5).abs() < 1e-9);
-        // 40 s of it already gone: 20 s left over 120 moves.
-        assert!((secs(TimeControl::Absolute { main: 60.0 }, 40_000) - 20.0 / 120.0).abs() < 1e-6);
+        // The clocks start with the first stone: 40 s after the creation nothing is gone.
+        assert!((secs(TimeControl::Absolute { main: 60.0 }, 40_000) - 0.5).abs() < 1e-9);
+        // After a move each, 40 s of Black's gone: 20 s left over 119 moves.
+        let mut started = state(TimeControl::Absolute { main: 60.0 });
+        for (color, at) in [(Color::Black, "D4"), (Color::White, "Q16")] {
+            let mv = tengen_core::Move::Play(at.parse().unwrap());
+            started.apply(&Event { action: Action::Move { mv }, color: Some(color), at_ms: 0 }).unwrap();
+        }
+        let share = think_time(&started, Color::Black, cap, 40_000).as_secs_f64();
+        assert!((share - 20.0 / 119.0).abs() < 1e-6, "{share}");
         // Byo-yomi from the start: 60% of the 3 s period.
         let byoyomi = TimeControl::Byoyomi { main: 0.0, period: 3.0, periods: 3 };
         assert!((secs(byoyomi, 0) - 1.8).abs() < 1e-6);

@@ -326,6 +326,10 @@ async function overtimeCountsDown(browser) {
   check(/last period/.test(await clock(two, 'white')), 'the last period is marked');
   await two.screenshot({ path: path.join(shots, '9-last-period.png') });
   await two.waitForFunction(() => /wins on time \(B\+T\)/.test(document.querySelector('#status')?.textContent), null, { timeout: 5000 });
+  // The fallen flag reads nothing left, on the page and in the API (it read a period's seconds).
+  const fallen = await clock(two, 'white');
+  check(/^0:00/.test(fallen), `the lost clock reads 0:00: ${fallen}`);
+  check((await api()).remaining_ms === 0, 'the API says no time left');
   const [tones, count] = await two.evaluate(() => [window.__tones, document.querySelector('#countdown')?.textContent]);
   check(tones >= 3 && /^[12]$/.test(count), `the last seconds beep and are counted: ${tones} tones, count ${count}`);
   await one.context().close();
