@@ -77,6 +77,29 @@ async fn deep_and_long_records_are_refused_naming_the_limit() {
     assert!(v["detail"].as_str().unwrap().contains("1300 moves, more than the 1200"), "{v}");
 }
 
+/// An import says what the lenient reader recovered or dropped: a file cut short, a comment
+/// closed early by an unescaped `]`; a clean file gets no warning.
+#[tokio::test]
+async fn imports_say_what_they_recovered_or_dropped() {
+    let app = server(common::roomy()).await;
+    let (status, clean) = import(&app, "(;GM[1]FF[4]SZ[19];B[qd];W[dc];B[pq])").await;
+    assert_eq!((status, clean["warnings"].as_array().map(Vec::len)), (StatusCode::CREATED, Some(0)), "{clean}");
+    assert_eq!(clean["moves"], 3, "{clean}");
+    let cases = [
+        // Cut short: one move of two is left.
+        "(;GM[1]FF[4]SZ[19];B[qd];W[dc",
+        // An unescaped `]` in a comment ends it early: the rest of the comment is read as nodes.
+        "(;GM[1]FF[4]SZ[19];B[qd]C[see [this] move];W[dc];B[pq];W[dp])",
+    ];
+    for sgf in cases {
+        let (status, v) = import(&app, sgf).await;
+        assert_eq!(status, StatusCode::CREATED, "{sgf}: {v}");
+        let warnings = v["warnings"].as_array().unwrap();
+        assert!(!warnings.is_empty(), "{sgf}: no warning for {} moves: {v}", v["moves"]);
+        assert!(warnings.iter().all(|w| w.as_str().unwrap().starts_with("line 1, column ")), "{sgf}: {v}");
+    }
+}
+
 #[tokio::test]
 async fn imports_follow_the_one_rule_for_names_and_sizes() {
     let app = server(common::roomy()).await;

@@ -25,6 +25,7 @@ const T = {
       `Nigiri: you guessed ${guess ? 'odd' : 'even'}; ${handful} stones — you play ${color}.`,
     last_period: 'last period', periods_left: 'periods', stones_left: 'stones', refused: 'Not possible: ',
     imported: 'A game to review.', moves: 'moves', commentary: 'Commentary',
+    import_warnings: (file, list) => `${file} was read with ${list.length === 1 ? 'a problem' : `${list.length} problems`} (the game may be shorter than the file meant): ${list.join('; ')}`,
     judged_dead: (n) => n ? `The computer judges ${n} ${n === 1 ? 'stone' : 'stones'} dead (▲ on the stone); it accepts only that marking.` : 'The computer judges every stone alive; it accepts only that marking.',
     judging: 'Two passes: the dead stones are being judged…', your_name: 'Your name', set_name: 'Set', computer_name: (level) => `tengen (level ${level})`,
     undo_waits_mine: 'Waiting for the answer to your undo request.', undo_waits_yours: 'Answer the undo request first.',
@@ -72,6 +73,7 @@ const T = {
     review: (n, total) => `${n} / ${total} 手`, nigiri_shown: (guess, handful, color) =>
       `猜先：你猜${guess ? '单' : '双'}，对方握 ${handful} 子 — 你执${color}。`,
     last_period: '最后一次读秒', periods_left: '次', stones_left: '手', refused: '不行：', imported: '复盘对局。',
+    import_warnings: (file, list) => `${file} 读取时有 ${list.length} 处问题（对局可能比文件原意短）：${list.join('；')}`,
     moves: '手', commentary: '解说',
     judged_dead: (n) => n ? `电脑判 ${n} 子为死子（棋子上标 ▲），只同意这样的标记。` : '电脑判所有棋子都是活棋，只同意这样的标记。',
     judging: '双方停一手：正在判断死子…', your_name: '你的名字', set_name: '确定', computer_name: (level) => `天元（级别 ${level}）`,
@@ -388,6 +390,8 @@ $('#upload').addEventListener('change', async (event) => {
   formError('#upload-error', '');
   try {
     const game = await api('POST', '/api/games/import', await file.arrayBuffer(), true);
+    // What the reader recovered or dropped is said on the game's page.
+    if (game.warnings?.length) sessionStorage.setItem(`tengen-import-${game.id}`, t('import_warnings', file.name, game.warnings));
     go(`/games/${game.id}`);
   } catch (e) {
     formError('#upload-error', `${file.name}: ${refusal(e)}`);
@@ -409,7 +413,7 @@ async function openGame(id) {
   }
   seat = JSON.parse(localStorage.getItem(`tengen-seat-${id}`) || 'null');
   reviewAt = null;
-  say(sessionStorage.getItem(`tengen-nigiri-${id}`) || '');
+  say(sessionStorage.getItem(`tengen-nigiri-${id}`) || sessionStorage.getItem(`tengen-import-${id}`) || '');
   showSeatLinks();
   study = { id, review: null };
   line = null;

@@ -64,6 +64,7 @@ use utoipa::OpenApi;
         super::seats::Vertex,
         super::seats::MoveText,
         super::records::SgfText,
+        super::records::Imported,
         super::games::RulesName,
         super::games::ColorChoice,
         super::games::Guess

@@ -37,7 +37,7 @@ pub(super) fn routes(limits: &Limits) -> Router<AppState> {
 #[utoipa::path(post, tag = "records", path = "/api/games/import",
     request_body(description = "An SGF file (any encoding the reader knows); the content type is not checked.",
         content((SgfText = "application/x-go-sgf"), (SgfText = "text/plain"))),
-    responses((status = 201, body = View), (status = 400, body = ErrorBody, description = "the body holds no SGF game tree"),
+    responses((status = 201, body = Imported, description = "the game, and what the reader recovered or dropped"), (status = 400, body = ErrorBody, description = "the body holds no SGF game tree"),
         (status = 413, body = ErrorBody, description = "past the byte, node or depth limit"),
         (status = 422, body = ErrorBody, description = "a game tree that cannot be read or replayed, or that holds nothing"),
         (status = 429, body = ErrorBody, description = "too many imports from this address")))]
@@ -50,9 +50,9 @@ async fn import(
     let body = body.map_err(|e| body_error(&e, limits.bytes))?;
     app.quotas().new_game(client)?;
     // Read off the async threads (a large record takes long and much memory, given back).
-    let (sgf, replay) = crate::service::load::parse_off_thread(move || {
+    let (sgf, replay, warnings) = crate::service::load::parse_off_thread(move || {
         let (record, replay) = replay_sgf(&body, &limits, Rules::chinese(), ": the record was not imported")?;
-        Ok((record.to_sgf(), replay))
+        Ok((record.to_sgf(), replay, import_warnings(&body)))
     })
     .await?;
     let info = &replay.info;
@@ -105,7 +105,35 @@ async fn import(
     };
     let state = State::imported(config, replay.game, created);
     app.create(&stored, &state, client).await?;
-    Ok((StatusCode::CREATED, Json(View::of(&id, &state, now_ms()))).into_response())
+    Ok((StatusCode::CREATED, Json(Imported { game: View::of(&id, &state, now_ms()), warnings })).into_response())
+}
+
+/// The most warnings an import's answer lists (the last one says how many more there were).
+const MAX_WARNINGS: usize = 20;
+
+/// What the lenient reader recovered or dropped in an uploaded file: the strict reader's
+/// findings, each with its line and column (a file cut short, a value closed early, a move that
+/// cannot be played …), at most [`MAX_WARNINGS`].
+fn import_warnings(bytes: &[u8]) -> Vec<String> {
+    let text = tengen_sgf::decode(bytes).text;
+    let found = tengen_sgf::check_strict(&text);
+    let mut warnings: Vec<String> = found.iter().take(MAX_WARNINGS).map(ToString::to_string).collect();
+    if found.len() > MAX_WARNINGS {
+        warnings.pop();
+        warnings.push(format!("… and {} more", found.len() - (MAX_WARNINGS - 1)));
+    }
+    warnings
+}
+
+/// An imported game: its view, and what the reader recovered or dropped.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Imported {
+    /// The game as it stands.
+    #[serde(flatten)]
+    game: View,
+    /// What the lenient reader recovered or dropped, as the strict reader finds it (empty for
+    /// a clean file): the game may have fewer moves than the file meant.
+    warnings: Vec<String>,
 }
 
 /// An SGF file: a game tree starts with `(;`.

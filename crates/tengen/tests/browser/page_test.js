@@ -444,6 +444,15 @@ async function refusalsShowWhereThePlayerActed(browser) {
   await page.waitForFunction(() => document.querySelector('#upload-error')?.textContent.length > 0);
   await upload('good.sgf', '(;GM[1]FF[4]SZ[9];B[ee];W[cc])');
   await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  check(await text(page, '#message') === '', 'a clean file opens without a word');
+  // A file cut short opens with what the reader dropped said on the game's page.
+  await page.goto(base + '/games');
+  await upload('cut.sgf', '(;GM[1]FF[4]SZ[19];B[qd];W[dc');
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  await page.waitForFunction(() => /cut\.sgf was read with 2 problems/.test(document.querySelector('#message')?.textContent));
+  const warned = await text(page, '#message');
+  check(/never closed/.test(warned), `the import's warnings are shown: ${warned}`);
+  await page.screenshot({ path: path.join(shots, '7-upload-warned.png') });
   // Handicap stones and 让先 at once: the refusal stands under the form, in Chinese too.
   for (const lang of ['en', 'zh']) {
     await page.goto(base + '/');
