@@ -24,7 +24,8 @@ const T = {
     review: (n, total) => `${n} / ${total}`, nigiri_shown: (guess, handful, color) =>
       `Nigiri: you guessed ${guess ? 'odd' : 'even'}; ${handful} stones — you play ${color}.`,
     last_period: 'last period', periods_left: 'periods', stones_left: 'stones', refused: 'Not possible: ',
-    imported: 'A game to review.', moves: 'moves', commentary: 'Commentary',
+    imported: 'A game to review.', moves: 'moves', move: 'move', commentary: 'Commentary', all_games: 'All games',
+    pass_move: 'pass', you_mark: ' (you)',
     import_warnings: (file, list) => `${file} was read with ${list.length === 1 ? 'a problem' : `${list.length} problems`} (the game may be shorter than the file meant): ${list.join('; ')}`,
     judged_dead: (n) => n ? `The computer judges ${n} ${n === 1 ? 'stone' : 'stones'} dead (▲ on the stone); it accepts only that marking.` : 'The computer judges every stone alive; it accepts only that marking.',
     judging: 'Two passes: the dead stones are being judged…', your_name: 'Your name', set_name: 'Set', computer_name: (level) => `tengen (level ${level})`,
@@ -47,10 +48,10 @@ const T = {
     review_queued: 'Waiting for a worker…', review_running: (p) => `Reviewing: ${p}%`, review_failed: (e) => `The review failed: ${e}`,
     review_legend: 'Line: Black\'s win rate. Shade: Black\'s lead. Red: mistakes (bigger, costlier). Click or drag to go to a move.',
     mistakes_none: 'No move lost 1.5 points or more.', lost: (x) => `lost ${x} points`, best_was: (m) => `best ${m}`,
-    judged: (n, c, m) => `The computer on ${n}. ${c} ${m}`, winrate_line: (b, lead) => `Black ${b}% · lead ${lead}`,
+    judged: (n, c, m) => `The computer on ${n}. ${c} ${m}`, winrate_line: (b, who, lead) => `Black ${b}% · ${who} leads by ${lead}`,
     lead_legend: 'Black\'s lead in points by move (above the line Black leads).',
     analyse: 'Analyse', analyse_stop: 'Stop analysis', territory: 'territory (key t)',
-    analysis_line: (m, w, lead, n) => `Best ${m}: ${w}% for the side to move, lead ${lead}, ${n} visits`,
+    analysis_line: (m, w, lead, n) => `Best ${m}: ${w}% for the side to move, ${lead < 0 ? `behind by ${-lead}` : `ahead by ${lead}`}, ${n} visits`,
     analysis_done: 'Analysis ended.', estimate: (who, by, w) => `Estimate: ${who} leads by ${by} points (Black's win rate ${w}%)`,
     estimate_even: 'Estimate: even', variations: 'Variations', main_line: 'Back to the main line', from_move: (n) => `from move ${n}:`,
     in_variation: (n, at) => `Variation: ${n} moves after move ${at}. Click the board to go on; ◀ takes one back.`,
@@ -74,7 +75,7 @@ const T = {
       `猜先：你猜${guess ? '单' : '双'}，对方握 ${handful} 子 — 你执${color}。`,
     last_period: '最后一次读秒', periods_left: '次', stones_left: '手', refused: '不行：', imported: '复盘对局。',
     import_warnings: (file, list) => `${file} 读取时有 ${list.length} 处问题（对局可能比文件原意短）：${list.join('；')}`,
-    moves: '手', commentary: '解说',
+    moves: '手', move: '手', commentary: '解说', all_games: '所有对局', pass_move: '停一手', you_mark: '（你）',
     judged_dead: (n) => n ? `电脑判 ${n} 子为死子（棋子上标 ▲），只同意这样的标记。` : '电脑判所有棋子都是活棋，只同意这样的标记。',
     judging: '双方停一手：正在判断死子…', your_name: '你的名字', set_name: '确定', computer_name: (level) => `天元（级别 ${level}）`,
     undo_waits_mine: '等待对方回应你的悔棋请求。', undo_waits_yours: '请先回应悔棋请求。', undo_refused: '对方不同意悔棋。',
@@ -92,10 +93,10 @@ const T = {
     review_running: (p) => `复盘中：${p}%`, review_failed: (e) => `复盘失败：${e}`,
     review_legend: '曲线：黑方胜率。阴影：黑方领先目数。红点：失误（越大损失越多）。点击或拖动可跳到该手。',
     mistakes_none: '没有损失 1.5 目以上的棋。', lost: (x) => `损失 ${x} 目`, best_was: (m) => `应走 ${m}`,
-    judged: (n, c, m) => `电脑评第 ${n} 手 ${c} ${m}`, winrate_line: (b, lead) => `黑胜率 ${b}% · 黑领先 ${lead} 目`,
+    judged: (n, c, m) => `电脑评第 ${n} 手 ${c} ${m}`, winrate_line: (b, who, lead) => `黑胜率 ${b}% · ${who}领先 ${lead} 目`,
     lead_legend: '每手后黑方领先的目数（线上为黑领先）。',
     analyse: '分析', analyse_stop: '停止分析', territory: '形势（按 t）',
-    analysis_line: (m, w, lead, n) => `最佳 ${m}：行棋方胜率 ${w}%，领先 ${lead} 目，${n} 次访问`,
+    analysis_line: (m, w, lead, n) => `最佳 ${m}：行棋方胜率 ${w}%，${lead < 0 ? `落后 ${-lead}` : `领先 ${lead}`} 目，${n} 次访问`,
     analysis_done: '分析结束。', estimate: (who, by, w) => `形势判断：${who}领先 ${by} 目（黑胜率 ${w}%）`,
     estimate_even: '形势判断：均势', variations: '变化图', main_line: '回到实战', from_move: (n) => `第 ${n} 手后：`,
     in_variation: (n, at) => `变化：第 ${at} 手后 ${n} 手。点棋盘继续；◀ 退一手。`,
@@ -119,7 +120,7 @@ const REASONS_ZH = {
   name_long: '名字最多 40 个字', name_empty: '名字不能为空', name_unprintable: '名字只能用看得见的字符',
   rang_xian_handicap: '让先是不让子的对局：不能同时让子', handicap_count: '这个棋盘不能让这么多子',
   no_handicap: '这个棋盘太小，不能让子', sgf_unreadable: '不是可以读的 SGF 棋谱', sgf_replay: '棋谱不能按中国规则复盘',
-  sgf_empty: '棋谱里没有棋步，也没有棋局信息', stale_move: '棋局已经变了，请再试一次', review_only: '导入的对局只供复盘',
+  sgf_empty: '棋谱里没有棋步，也没有棋局信息', sgf_none: '文件里没有 SGF 棋局', stale_move: '棋局已经变了，请再试一次', review_only: '导入的对局只供复盘',
 };
 
 // A refusal in the page's language.
@@ -135,6 +136,10 @@ const t = (key, ...args) => {
   return typeof v === 'function' ? v(...args) : v;
 };
 const colorName = (c) => t(c);
+// A move as the page writes it: a vertex, or pass in the page's language.
+const moveText = (m) => (m === 'pass' ? t('pass_move') : m);
+// Who leads, by how much: the lead's sign says who (a negative lead of Black is White's).
+const leadText = (leadBlack) => [colorName(leadBlack < 0 ? 'white' : 'black'), Math.abs(leadBlack).toFixed(1)];
 
 // --- State --------------------------------------------------------------------------------
 let gameId = null;
@@ -842,14 +847,14 @@ function renderCommentary() {
     const p = document.createElement('p');
     p.className = 'judged';
     const names = (lang === 'zh' ? judged.judgement : judged.judgement_en).join(lang === 'zh' ? '、' : ', ');
-    p.textContent = `${t('judged', n, colorName(judged.color === 'B' ? 'black' : 'white'), judged.move)}: ` +
-      `${names ? `${names} · ` : ''}${t('lost', judged.loss.toFixed(1))} · ${t('best_was', judged.best)} · ` +
-      t('winrate_line', Math.round(100 * judged.winrate_black), judged.score_lead_black.toFixed(1));
+    p.textContent = `${t('judged', n, colorName(judged.color === 'B' ? 'black' : 'white'), moveText(judged.move))}: ` +
+      `${names ? `${names} · ` : ''}${t('lost', judged.loss.toFixed(1))} · ${t('best_was', moveText(judged.best))} · ` +
+      t('winrate_line', Math.round(100 * judged.winrate_black), ...leadText(judged.score_lead_black));
     box.append(p);
   }
   if (!entry || !entry.terms.length) return;
   const head = document.createElement('h3');
-  head.textContent = `${t('commentary')} · ${n}. ${colorName(entry.color)} ${entry.move}`;
+  head.textContent = `${t('commentary')} · ${n}. ${colorName(entry.color)} ${moveText(entry.move)}`;
   box.append(head);
   const list = document.createElement('ul');
   list.className = 'terms';
@@ -1015,7 +1020,7 @@ function renderMistakes(r) {
     b.className = 'mistake';
     b.dataset.move = n;
     const judgement = (lang === 'zh' ? m.judgement : m.judgement_en).join(lang === 'zh' ? '、' : ', ');
-    b.textContent = `${n}. ${colorName(m.color === 'B' ? 'black' : 'white')} ${m.move} — ${t('lost', m.loss.toFixed(1))}` +
+    b.textContent = `${n}. ${colorName(m.color === 'B' ? 'black' : 'white')} ${moveText(m.move)} — ${t('lost', m.loss.toFixed(1))}` +
       `${judgement ? ` · ${judgement}` : ''} · ${t('best_was', m.best)}`;
     b.addEventListener('click', () => review(n));
     li.append(b);
@@ -1492,7 +1497,7 @@ function renderPanel() {
     const name = playerName(v, side);
     div.innerHTML = '<span class="dot"></span><span class="name"></span><span class="caps"></span><span class="clock"></span>';
     const label = div.querySelector('.name');
-    label.textContent = `${colorName(side)}${name ? ` · ${name}` : ''}${seat?.color === side && !v.imported ? ` (${t('you')})` : ''}`;
+    label.textContent = `${colorName(side)}${name ? ` · ${name}` : ''}${seat?.color === side && !v.imported ? t('you_mark') : ''}`;
     label.title = label.textContent;
     const clock = div.querySelector('.clock');
     clock.textContent = clockText(side);
@@ -1591,6 +1596,8 @@ $('#lang').addEventListener('click', () => {
   lang = lang === 'en' ? 'zh' : 'en';
   localStorage.setItem('tengen-lang', lang);
   render();
+  // The recent games are written in the language: again in the new one.
+  if (!$('#recent').hidden) loadRecent();
 });
 
 document.addEventListener('click', (event) => {

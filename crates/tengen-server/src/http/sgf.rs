@@ -22,7 +22,7 @@ pub(crate) fn replay_sgf(
 ) -> Result<(tengen_sgf::Record, tengen_sgf::Replay), ApiError> {
     let (records, _) = tengen_sgf::Record::read_bytes_within(bytes, limits).map_err(|e| match e {
         tengen_sgf::ReadError::TooLarge(e) => ApiError::too_large(format!("{e}{suffix}")),
-        e @ tengen_sgf::ReadError::Empty => ApiError::bad_request(e.to_string()),
+        e @ tengen_sgf::ReadError::Empty => ApiError::bad_request(e.to_string()).because("sgf_none"),
         e => ApiError::refused(format!("not an SGF game: {e}")).because("sgf_unreadable"),
     })?;
     let record = records.into_iter().next().ok_or_else(|| ApiError::bad_request("the file holds no game"))?;

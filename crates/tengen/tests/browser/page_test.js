@@ -438,6 +438,13 @@ async function refusalsShowWhereThePlayerActed(browser) {
   const said = await page.locator('#upload-error').textContent();
   check(await page.locator('#upload-error').isVisible() && /^broken\.sgf: /.test(said), `the upload's refusal is shown: ${said}`);
   await page.screenshot({ path: path.join(shots, '7-upload-refused.png') });
+  // In Chinese at once, without a reload: the refusal, the headings and the list of games.
+  await page.locator('#lang').click();
+  check(await text(page, '#all-games') === '所有对局', `the list's heading is written: ${await text(page, '#all-games')}`);
+  await page.waitForFunction(() => [...document.querySelectorAll('#recent-list li')].every((li) => /手|^[0-9a-f]+$/.test(li.textContent)));
+  await upload('broken.sgf', 'not a game at all');
+  await page.waitForFunction(() => /没有 SGF 棋局/.test(document.querySelector('#upload-error')?.textContent));
+  await page.locator('#lang').click();
   // The same file again is read again (and refused again); a good one opens for review.
   await page.evaluate(() => { document.querySelector('#upload-error').textContent = ''; });
   await upload('broken.sgf', 'not a game at all');
