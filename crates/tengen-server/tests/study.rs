@@ -76,7 +76,7 @@ async fn analysis_is_refused_where_it_must_be() {
         (json!({"size": 30}), StatusCode::BAD_REQUEST, Some("size")),
         (json!({"size": 9, "moves": ["E5", "E5"]}), StatusCode::UNPROCESSABLE_ENTITY, Some("occupied")),
         (json!({"sgf": "(;SZ[9];B[ee];W[ee])"}), StatusCode::UNPROCESSABLE_ENTITY, Some("sgf_replay")),
-        (json!({"sgf": "not sgf"}), StatusCode::BAD_REQUEST, None),
+        (json!({"sgf": "not sgf"}), StatusCode::BAD_REQUEST, Some("sgf_none")),
         (json!({"sgf": "(;SZ[x];B[ee])"}), StatusCode::UNPROCESSABLE_ENTITY, Some("sgf_replay")),
         (json!({"size": 9, "komi": 7.3}), StatusCode::BAD_REQUEST, Some("komi")),
         (json!({"size": 9, "visits": 3}), StatusCode::BAD_REQUEST, None),
