@@ -45,7 +45,7 @@ pub fn set_memory_trim(trim: fn()) {
     let _ = MEMORY_TRIM.set(trim);
 }
 
-/// Gives freed memory back to the system, after the parse of a large record.
+/// Gives freed memory back to the system, after the parse of a large record or a search.
 pub(crate) fn trim_memory() {
     if let Some(trim) = MEMORY_TRIM.get() {
         trim();

@@ -226,7 +226,10 @@ impl AppState {
             let game = state.game.clone();
             let network = self.0.settings.network.clone();
             let dead = tokio::task::spawn_blocking(move || {
-                engine_at_level(10, network, rand::random()).dead_stones(&game).unwrap_or_default()
+                let dead = engine_at_level(10, network, rand::random()).dead_stones(&game).unwrap_or_default();
+                // The search's tree, freed, goes back to the system.
+                crate::util::trim_memory();
+                dead
             })
             .await
             .map_err(|e| ApiError::internal(&e))?;
@@ -241,11 +244,11 @@ impl AppState {
             let game = state.game.clone();
             let network = self.0.settings.network.clone();
             let decision = tokio::task::spawn_blocking(move || {
-                engine_at_level(level, network, rand::random()).decide(
-                    &game,
-                    color,
-                    Some(tengen_engine::Budget::fixed(budget)),
-                )
+                let budget = Some(tengen_engine::Budget::fixed(budget));
+                let decision = engine_at_level(level, network, rand::random()).decide(&game, color, budget);
+                // The search's tree, freed, goes back to the system.
+                crate::util::trim_memory();
+                decision
             })
             .await
             .map_err(|e| ApiError::internal(&e))?;

@@ -256,6 +256,8 @@ impl Worker {
         tracing::info!(game = %job.game_id, worker = %self.owner, attempt = job.attempts, "review claimed");
         self.changed(&job.game_id);
         let outcome = self.review(&job).await;
+        // The searches' trees, freed, go back to the system.
+        crate::util::trim_memory();
         let finished = match outcome {
             Ok(Some(review)) => {
                 let json = serde_json::to_string(&review).map_err(|e| StoreError::Corrupt(e.to_string()))?;
