@@ -54,7 +54,8 @@ const T = {
     analysis_line: (m, w, lead, n) => `Best ${m}: ${w}% for the side to move, ${lead < 0 ? `behind by ${-lead}` : `ahead by ${lead}`}, ${n} visits`,
     analysis_done: 'Analysis ended.', estimate: (who, by, w) => `Estimate: ${who} leads by ${by} points (Black's win rate ${w}%)`,
     estimate_even: 'Estimate: even', variations: 'Variations', main_line: 'Back to the main line', from_move: (n) => `from move ${n}:`,
-    in_variation: (n, at) => `Variation: ${n} moves after move ${at}. Click the board to go on; ◀ takes one back.`,
+    in_variation: (n, at) => `Variation: ${n} ${n === 1 ? 'move' : 'moves'} after move ${at}. Click the board to go on; ◀ takes one back.`,
+    turn_of: (c) => `It is ${c}'s turn.`,
     click_to_vary: 'Click the board to play a variation from the position shown.',
     record: 'The record', replayed_chinese: 'replayed under the Chinese rules', result_recorded: 'result',
     analysis_board: 'New analysis board', more_names: (n) => `${n} more`, fewer_names: 'fewer',
@@ -100,6 +101,7 @@ const T = {
     analysis_done: '分析结束。', estimate: (who, by, w) => `形势判断：${who}领先 ${by} 目（黑胜率 ${w}%）`,
     estimate_even: '形势判断：均势', variations: '变化图', main_line: '回到实战', from_move: (n) => `第 ${n} 手后：`,
     in_variation: (n, at) => `变化：第 ${at} 手后 ${n} 手。点棋盘继续；◀ 退一手。`,
+    turn_of: (c) => `现在轮到${c}。`,
     click_to_vary: '点棋盘可从当前局面试下变化。',
     record: '棋谱信息', replayed_chinese: '按中国规则复盘', result_recorded: '结果',
     analysis_board: '新建研究棋盘', more_names: (n) => `还有 ${n} 个`, fewer_names: '收起',
@@ -123,10 +125,11 @@ const REASONS_ZH = {
   sgf_empty: '棋谱里没有棋步，也没有棋局信息', sgf_none: '文件里没有 SGF 棋局', stale_move: '棋局已经变了，请再试一次', review_only: '导入的对局只供复盘',
 };
 
-// A refusal in the page's language.
+// A refusal in the page's language (the API's words for a variation's move name the request's
+// field and the move's number: the player sees what is wrong with the move).
 function refusal(e) {
   const zh = lang === 'zh' && REASONS_ZH[e.reason];
-  if (!zh) return e.message;
+  if (!zh) return e.message.replace(/^(then|moves): move \d+ \([^)]*\): /, '');
   return typeof zh === 'function' ? zh(e.point, e.color) : zh;
 }
 
@@ -175,9 +178,9 @@ function formError(selector, text) {
   $(selector).textContent = text || '';
 }
 
-function say(text, isError) {
+function say(text, isError, prefixed = true) {
   const m = $('#message');
-  m.textContent = text ? (isError ? t('refused') + text : text) : '';
+  m.textContent = text ? (isError && prefixed ? t('refused') + text : text) : '';
   m.className = isError ? 'error' : '';
 }
 
@@ -593,7 +596,9 @@ async function act(path, body) {
   try {
     update(await api('POST', `/api/games/${gameId}/${path}`, body));
   } catch (e) {
-    say(refusal(e), true);
+    // Out of turn: whose turn it is, said plainly.
+    if (e.reason === 'not_your_turn' && e.color) say(t('turn_of', colorName(e.color)), true, false);
+    else say(refusal(e), true);
   }
 }
 

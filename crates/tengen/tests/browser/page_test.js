@@ -570,12 +570,16 @@ async function studyTools(page) {
   const [a, b] = [empty[Math.floor(empty.length / 3)], empty[Math.floor(2 * empty.length / 3)]];
   await hit(page, a).click();
   await page.locator('.variation-move.current').waitFor();
+  const hint = await text(page, '#variations .hint');
+  check(/^Variation: 1 move after move \d+\./.test(hint), `one move, in the singular: ${hint}`);
   await hit(page, b).click();
   await page.waitForFunction((b) => document.querySelector('.variation-move.current')?.textContent.endsWith(`.${b}`), b);
   check(await page.locator(`circle.stone[data-vertex="${a}"]`).count() === 1 && await page.locator(`circle.stone[data-vertex="${b}"]`).count() === 1, 'the variation is on the board');
   const occupied = await page.locator('circle.stone').first().getAttribute('data-vertex');
   await hit(page, occupied).click();
   await page.waitForFunction(() => /occupied/.test(document.querySelector('#message').textContent));
+  const refused = await text(page, '#message');
+  check(!/then:|move \d+ \(/.test(refused), `the refusal names the move's fault, not the API's field: ${refused}`);
   await page.locator('#board').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, '15-variation.png') });
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#sgf').click()]);
