@@ -53,6 +53,11 @@ async fn migrate_to(url: &str, last: i64) {
     pool.close().await;
 }
 
+/// The `name` column of every row `query` gives.
+async fn names(pool: &sqlx::SqlitePool, query: &'static str) -> Vec<String> {
+    sqlx::query(query).fetch_all(pool).await.unwrap().iter().map(|r| r.get("name")).collect()
+}
+
 #[tokio::test]
 async fn the_work_of_an_older_database_passes_to_the_one_queue() {
     let dir = std::env::temp_dir().join(format!("tengen-migrations-{}", std::process::id()));
@@ -86,21 +91,9 @@ async fn the_work_of_an_older_database_passes_to_the_one_queue() {
 
     // The old tables' lease columns are gone; `computer_jobs` too.
     let pool = sqlx::sqlite::SqlitePoolOptions::new().connect(&url).await.unwrap();
-    let tables: Vec<String> = sqlx::query("SELECT name FROM sqlite_master WHERE type = 'table'")
-        .fetch_all(&pool)
-        .await
-        .unwrap()
-        .iter()
-        .map(|r| r.get("name"))
-        .collect();
+    let tables = names(&pool, "SELECT name FROM sqlite_master WHERE type = 'table'").await;
     assert!(tables.contains(&"jobs".to_owned()) && !tables.contains(&"computer_jobs".to_owned()), "{tables:?}");
-    let columns: Vec<String> = sqlx::query("PRAGMA table_info(reviews)")
-        .fetch_all(&pool)
-        .await
-        .unwrap()
-        .iter()
-        .map(|r| r.get("name"))
-        .collect();
+    let columns = names(&pool, "PRAGMA table_info(reviews)").await;
     assert!(!columns.contains(&"lease_owner".to_owned()), "{columns:?}");
     pool.close().await;
     let _ = std::fs::remove_dir_all(&dir);

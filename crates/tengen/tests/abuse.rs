@@ -15,25 +15,37 @@ fn field(line: &str, name: &str) -> f64 {
         .unwrap_or_else(|| panic!("{name} in {line}"))
 }
 
-#[test]
-fn the_server_survives_a_hostile_client() {
-    let dir = std::env::temp_dir().join(format!("tengen-abuse-{}", std::process::id()));
+/// Runs `tengen bench BENCH --url http://ADDR ARGS…` against a `tengen serve SERVE_ARGS…` of its
+/// own (`args` may name the server's process id as `{pid}`): the bench's last line, its
+/// standard error, and whether the server was still alive at the end.
+fn bench_against_a_server(name: &str, serve_args: &[&str], bench: &str, args: &[&str]) -> (String, String, bool) {
+    let dir = std::env::temp_dir().join(format!("tengen-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let (mut server, addr) = common::serve(&dir, &["--max-think", "0.5", "--header-timeout", "2"], Stdio::null());
+    let (mut server, addr) = common::serve(&dir, serve_args, Stdio::null());
+    let pid = server.id().to_string();
     let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["bench", "abuse", "--url", &format!("http://{addr}"), "--header-timeout", "2"])
-        .args(["--pid", &server.id().to_string()])
+        .args(["bench", bench, "--url", &format!("http://{addr}")])
+        .args(args.iter().map(|a| if *a == "{pid}" { pid.as_str() } else { a }))
         .output()
         .unwrap();
     let alive = server.try_wait().unwrap().is_none();
     server.kill().unwrap();
     server.wait().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stdout}\n{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+    (stdout.lines().last().unwrap_or_default().to_owned(), stderr, alive)
+}
+
+#[test]
+fn the_server_survives_a_hostile_client() {
+    let serve = ["--max-think", "0.5", "--header-timeout", "2"];
+    let (line, stderr, alive) =
+        bench_against_a_server("abuse", &serve, "abuse", &["--header-timeout", "2", "--pid", "{pid}"]);
+    let line = line.as_str();
     assert!(alive, "the server process ended during the abuse:\n{stderr}");
-    let line = stdout.lines().last().unwrap_or_default();
     println!("{line}\n{stderr}");
     assert!(line.contains(" wrongly_accepted=0 server_errors=0 crashes=0 "), "{line}\n{stderr}");
     assert!(field(line, "attempts") > 3_000.0, "{line}");
@@ -44,7 +56,6 @@ fn the_server_survives_a_hostile_client() {
     // Memory: after each phase the server is back within 20 MB of idle (src/malloc.rs keeps
     // large buffers out of glibc's heap).
     assert!(field(line, "rss_max_growth_mb") < 20.0, "{line}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `tengen bench latency` against a real server: a move late in a 19 × 19 game costs about
@@ -54,24 +65,11 @@ fn the_server_survives_a_hostile_client() {
 /// grows with the record (70 × when each read parsed the record again), not a speed figure.
 #[test]
 fn a_long_game_and_a_big_record_cost_what_short_ones_do() {
-    let dir = std::env::temp_dir().join(format!("tengen-latency-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let roomy = ["--rate", "100000", "--burst", "100000", "--games-per-hour", "100000"];
-    let (mut server, addr) = common::serve(&dir, &roomy, Stdio::null());
-    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["bench", "latency", "--url", &format!("http://{addr}"), "--runs", "3"])
-        .output()
-        .unwrap();
-    server.kill().unwrap();
-    server.wait().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    let line = stdout.lines().last().unwrap_or_default();
+    let (line, _, _) = bench_against_a_server("latency", &roomy, "latency", &["--runs", "3"]);
+    let line = line.as_str();
     println!("{line}");
     assert!(line.starts_with("latency runs=3 "), "{line}");
     assert!(field(line, "move_ratio") < 3.0, "{line}");
     assert!(field(line, "big_over_plain") < 5.0, "{line}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -101,8 +101,7 @@ impl AppState {
             // Not held in the client's share on its way: once the row is written and before the
             // place was given back, both would count (a player's next request refused under load).
             tokio::spawn(async move {
-                if let Err(e) = app.0.store.queue_job(JobKind::Move, &id, events, &client.0.to_string(), now_ms()).await
-                {
+                if let Err(e) = app.0.store.queue_move(&id, events, &client.0.to_string(), now_ms()).await {
                     tracing::warn!("game {id}: queueing the computer's work: {e}");
                 }
             });
@@ -174,7 +173,7 @@ impl AppState {
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(lease / 3).await;
-                    match store.renew_job(JobKind::Move, &id, &owner, now_ms() + lease_ms).await {
+                    match store.renew_move(&id, &owner, now_ms() + lease_ms).await {
                         Ok(true) => {}
                         Ok(false) => return,
                         Err(e) => tracing::warn!("game {id}: renewing the computer's job: {e}"),
@@ -259,13 +258,14 @@ impl AppState {
             (Some(color), action)
         };
         self.locked(id, async {
-            let (_, mut state) = self.load(id).await?;
+            let (stored, mut state) = self.fetch(id).await?;
             if state.events != events {
                 return Ok(None);
             }
             let event = Event { action, color, at_ms: now_ms() };
             state.apply(&event)?;
             self.0.store.append(id, state.events as i64, &event, &derived(&state)).await?;
+            lock(&self.0.games).put(stored, state.clone());
             Ok(Some(state))
         })
         .await

@@ -85,10 +85,15 @@ impl RecordSummary {
     /// # Errors
     /// 500 when its game information does not read.
     pub fn of(record: &tengen_sgf::Record) -> Result<RecordSummary, ApiError> {
+        RecordSummary::with(record, record.branch_points())
+    }
+
+    /// The summary of `record` (its main line at least), whose whole tree has `branch_points`.
+    fn with(record: &tengen_sgf::Record, branch_points: usize) -> Result<RecordSummary, ApiError> {
         Ok(RecordSummary {
             info: record.info().map_err(|e| ApiError::internal(&e))?,
             comments: record.comments(),
-            branch_points: record.branch_points(),
+            branch_points,
         })
     }
 
@@ -98,11 +103,7 @@ impl RecordSummary {
     /// 500 when the record or its game information does not read.
     pub fn of_import(text: &str) -> Result<RecordSummary, ApiError> {
         let (record, branch_points) = tengen_sgf::Record::read_main_line(text).map_err(|e| ApiError::internal(&e))?;
-        Ok(RecordSummary {
-            info: record.info().map_err(|e| ApiError::internal(&e))?,
-            comments: record.comments(),
-            branch_points,
-        })
+        RecordSummary::with(&record, branch_points)
     }
 
     /// Its estimated bytes.

@@ -260,6 +260,14 @@ impl AppState {
     /// # Errors
     /// 404 for an unknown game; 500 when its log does not replay.
     pub async fn load(&self, id: &str) -> Result<(Arc<StoredGame>, State), ApiError> {
+        let (stored, state) = self.fetch(id).await?;
+        lock(&self.0.games).put(Arc::clone(&stored), state.clone());
+        Ok((stored, state))
+    }
+
+    /// [`AppState::load`] without holding the state it reads: for an action, which holds the
+    /// state it commits.
+    pub(super) async fn fetch(&self, id: &str) -> Result<(Arc<StoredGame>, State), ApiError> {
         let held = lock(&self.0.games).get(id);
         let (stored, mut state) = match held {
             Some(held) => held,
@@ -285,7 +293,6 @@ impl AppState {
             let since = self.0.store.events_after(id, state.events).await?;
             state.advance(&since)?;
         }
-        lock(&self.0.games).put(Arc::clone(&stored), state.clone());
         Ok((stored, state))
     }
 
@@ -392,7 +399,7 @@ impl AppState {
     ) -> Result<(State, Arc<str>), ApiError> {
         let (state, appended) = self
             .locked(id, async {
-                let (stored, mut state) = self.load(id).await?;
+                let (stored, mut state) = self.fetch(id).await?;
                 let color = check(&stored, &state)?;
                 let event = Event { action, color, at_ms: now_ms() };
                 // An action that changes nothing is checked like any other, and not logged.

@@ -63,7 +63,7 @@ impl Store {
     ///
     /// # Errors
     /// A database error.
-    pub(super) async fn queue_job_on(
+    pub async fn queue_job_on(
         conn: &mut AnyConnection,
         kind: JobKind,
         game_id: &str,
@@ -90,22 +90,13 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Queues `kind`'s job of game `game_id` for its state after `events` events, as `client`'s,
-    /// for any worker: a finished job, or one for an older state, is replaced; one waiting or
-    /// held for the same or a newer state is kept. Whether it was queued.
+    /// Queues the computer's job of game `game_id` for its state after `events` events, as
+    /// `client`'s ([`Store::queue_job_on`] with [`JobKind::Move`], for any worker).
     ///
     /// # Errors
     /// A database error.
-    pub async fn queue_job(
-        &self,
-        kind: JobKind,
-        game_id: &str,
-        events: i64,
-        client: &str,
-        now_ms: i64,
-    ) -> Result<bool, StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        Store::queue_job_on(&mut conn, kind, game_id, events, "", client, now_ms).await
+    pub async fn queue_move(&self, game_id: &str, events: i64, client: &str, now_ms: i64) -> Result<bool, StoreError> {
+        Store::queue_job_on(&mut *self.pool.acquire().await?, JobKind::Move, game_id, events, "", client, now_ms).await
     }
 
     /// Worker `owner` claims the next job of `kind` until `lease_until_ms`: one waiting, or
@@ -183,7 +174,7 @@ impl Store {
     ///
     /// # Errors
     /// A database error.
-    pub(super) async fn renew_job_on(
+    pub async fn renew_job_on(
         conn: &mut AnyConnection,
         kind: JobKind,
         game_id: &str,
@@ -203,20 +194,13 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Worker `owner` still holds `kind`'s job of game `game_id`: its lease runs to
-    /// `lease_until_ms`. `false` when the job is finished or another's: the worker must stop.
+    /// Worker `owner` still holds the computer's job of game `game_id` ([`Store::renew_job_on`]
+    /// with [`JobKind::Move`]).
     ///
     /// # Errors
     /// A database error.
-    pub async fn renew_job(
-        &self,
-        kind: JobKind,
-        game_id: &str,
-        owner: &str,
-        lease_until_ms: i64,
-    ) -> Result<bool, StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        Store::renew_job_on(&mut conn, kind, game_id, owner, lease_until_ms).await
+    pub async fn renew_move(&self, game_id: &str, owner: &str, lease_until_ms: i64) -> Result<bool, StoreError> {
+        Store::renew_job_on(&mut *self.pool.acquire().await?, JobKind::Move, game_id, owner, lease_until_ms).await
     }
 
     /// Finishes `kind`'s job of game `game_id`: only `owner`'s, if given (a job is finished
@@ -225,7 +209,7 @@ impl Store {
     ///
     /// # Errors
     /// A database error.
-    pub(super) async fn finish_job_on(
+    pub async fn finish_job_on(
         conn: &mut AnyConnection,
         kind: JobKind,
         game_id: &str,
@@ -254,8 +238,8 @@ impl Store {
     /// # Errors
     /// A database error.
     pub async fn finish_move(&self, game_id: &str, events: i64, now_ms: i64) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        Store::finish_job_on(&mut conn, JobKind::Move, game_id, None, Some(events), now_ms).await?;
+        Store::finish_job_on(&mut *self.pool.acquire().await?, JobKind::Move, game_id, None, Some(events), now_ms)
+            .await?;
         Ok(())
     }
 

@@ -1,5 +1,7 @@
 //! Reviews: a game's review (`reviews`: its state, progress and result) and its job in the
-//! one queue ([`JobKind::Review`]), changed together in one transaction.
+//! one queue ([`JobKind::Review`]). A request, a renewal, an end and a cancel change both in
+//! one transaction; a claim takes the job, then marks the review running (a worker lost in
+//! between leaves it `queued` until its lease runs out and another claims it).
 
 use sqlx::Row;
 
@@ -254,7 +256,7 @@ impl Store {
 
     /// Cancels the review of `game_id`, queued or running, for `client`, the one who asked: its
     /// job is finished (a worker on it loses its lease at its next renewal and stops) and the
-    /// review is `cancelled`. The review as it was, and whether it was cancelled now; `None`
+    /// review is `cancelled`. The review as it is now, and whether it was cancelled now; `None`
     /// when none was asked for.
     ///
     /// # Errors
@@ -265,10 +267,6 @@ impl Store {
         client: &str,
         now_ms: i64,
     ) -> Result<Option<(ReviewRow, bool)>, StoreError> {
-        let Some(row) = self.review(game_id).await? else { return Ok(None) };
-        if row.client != client || !matches!(row.state.as_str(), "queued" | "running") {
-            return Ok(Some((row, false)));
-        }
         let mut tx = self.pool.begin().await?;
         let cancelled = sqlx::query(
             "UPDATE reviews SET state = 'cancelled', partial = NULL, updated_ms = $3 WHERE game_id = $1 \
@@ -288,9 +286,7 @@ impl Store {
         if cancelled {
             self.notify_review(game_id).await?;
         }
-        let row =
-            self.review(game_id).await?.ok_or_else(|| StoreError::Corrupt(format!("review of {game_id} vanished")))?;
-        Ok(Some((row, cancelled)))
+        Ok(self.review(game_id).await?.map(|row| (row, cancelled)))
     }
 
     /// Tells the servers listening on PostgreSQL that the review of `game_id` changed.
