@@ -237,6 +237,12 @@ async fn a_client_past_its_share_gets_429_with_retry_after() {
     }
     assert_eq!(statuses[..5], [200; 5]);
     assert!(statuses[5..].iter().all(|&s| s == 429), "{statuses:?}");
+    // The page's files do not count (a page load asks for all its modules at once), and they
+    // give the client no more requests of the API.
+    for _ in 0..40 {
+        assert_eq!(send(&app, "GET", "/static/js/main.js", &[], Body::empty()).await.0, StatusCode::OK);
+    }
+    assert_eq!(send(&app, "GET", "/api/games", &[], Body::empty()).await.0, StatusCode::TOO_MANY_REQUESTS);
     // Games: 30 an hour, 3 at once.
     let app = server(Limits { games_per_hour: 30, ..common::roomy() }).await;
     let mut created = 0;
@@ -382,7 +388,7 @@ async fn reviews_take_turns_by_client_and_each_is_bounded() {
 #[tokio::test]
 async fn answers_carry_the_security_headers_and_health_and_metrics_answer() {
     let app = server(common::roomy()).await;
-    for uri in ["/", "/api/games", "/api/games/nope", "/static/app.js", "/healthz"] {
+    for uri in ["/", "/api/games", "/api/games/nope", "/static/js/main.js", "/static/nope.js", "/healthz"] {
         let (_, headers, _) = send(&app, "GET", uri, &[], Body::empty()).await;
         let csp = headers["content-security-policy"].to_str().unwrap();
         assert!(csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'"), "{uri}: {csp}");

@@ -116,6 +116,9 @@ async function gameAgainstTheComputer(browser) {
   await page.waitForFunction(() => /^The computer does not agree: it judges .+ alive/.test(document.querySelector('#dispute')?.textContent));
   check(await page.locator('#accept').isVisible() && !(await stone(page, 'black', black).evaluate((e) => e.classList.contains('dead'))),
     'still counting, with the computer\'s marking');
+  // Every stone of the chains in question is ringed, not one stone a chain.
+  const ringed = await page.locator('circle.chain-mark.alive').count();
+  check(ringed === await page.locator('circle.stone.black').count() && ringed > 1, `the disputed chains ringed (${ringed})`);
   await page.screenshot({ path: path.join(shots, '3b-dispute.png') });
   // Its own marking it accepts.
   await page.locator('#accept').click();
