@@ -227,6 +227,15 @@ async fn variations_are_played_refused_and_written_into_the_sgf() {
     assert!(sgf.contains("(;B[de])"), "{sgf}");
     let record = tengen_sgf::Record::read(sgf).unwrap();
     assert_eq!(record.main_line().count(), 6, "{sgf}");
+    // A variation from the last position branches one move earlier, repeating the last move:
+    // the main line keeps the game's five moves.
+    let lines = json!({"variations": [{"at": 5, "moves": ["C7"]}]});
+    let (s, sgf) = call(&app, "POST", &format!("/api/games/{id}/sgf"), None, Some(lines)).await;
+    assert_eq!(s, StatusCode::OK, "{sgf}");
+    let record = tengen_sgf::Record::read(sgf.as_str().unwrap()).unwrap();
+    assert_eq!(record.main_line().count(), 6, "{sgf}");
+    assert_eq!(record.variation_lines(9, 10).len(), 1, "{sgf}");
+    assert_eq!(record.variation_lines(9, 10)[0].at, 4, "{sgf}");
     let (s, v) = call(
         &app,
         "POST",
@@ -265,6 +274,7 @@ async fn imported_records_show_their_information_comments_and_rules() {
     );
     assert_eq!(info["komi"], 6.5);
     assert_eq!(info["variations"], 1);
+    assert_eq!(info["lines"], json!([{"at": 2, "moves": ["G7"]}]), "the record's variation as a line");
     assert_eq!(
         info["comments"],
         json!([{"number": 0, "text": "A famous game"}, {"number": 1, "text": "the centre"}, {"number": 3, "text": "solid"}])

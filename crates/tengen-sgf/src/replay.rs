@@ -69,7 +69,7 @@ fn point(p: SgfPoint, size: usize) -> Option<Point> {
 }
 
 /// A move, with `tt` read as a pass on boards up to 19 × 19 (FF[3]).
-fn to_move(m: SgfMove, size: usize) -> Result<Move, String> {
+pub(crate) fn to_move(m: SgfMove, size: usize) -> Result<Move, String> {
     match m {
         SgfMove::Pass => Ok(Move::Pass),
         SgfMove::Move(p) if p.x == 19 && p.y == 19 && size <= 19 => Ok(Move::Pass),

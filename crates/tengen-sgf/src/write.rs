@@ -162,6 +162,15 @@ fn move_prop(color: Color, mv: Move, size: usize) -> Prop {
     if color == Color::Black { Prop::B(m) } else { Prop::W(m) }
 }
 
+/// The child `found` of `node`, or a new last child holding `prop`.
+fn step(node: &mut SgfNode<Prop>, found: Option<usize>, prop: Prop) -> &mut SgfNode<Prop> {
+    let index = found.unwrap_or_else(|| {
+        node.children.push(SgfNode::new(vec![prop], Vec::new(), false));
+        node.children.len() - 1
+    });
+    &mut node.children[index]
+}
+
 /// Whether `node` holds a move.
 fn has_move(node: &SgfNode<Prop>) -> bool {
     node.properties().any(|p| matches!(p, Prop::B(_) | Prop::W(_)))
@@ -181,7 +190,9 @@ impl Record {
     /// Adds `line` as a variation after the main line's first `at` moves (after any nodes
     /// without a move that follow them): where a child already holds the line's next move,
     /// the line goes on through it, so that lines sharing a start share its nodes; new nodes
-    /// come after the existing children, so the main line stays first.
+    /// come after the existing children, so the main line stays first. A line after the main
+    /// line's last move branches one move earlier, repeating that move, so that the main line
+    /// keeps the game's length (a reader would show a first child as more moves of the game).
     ///
     /// # Errors
     /// [`NoSuchMove`] when the main line has fewer than `at` moves.
@@ -190,12 +201,14 @@ impl Record {
         if at > moves || (at == 0 && has_move(&self.root)) {
             return Err(NoSuchMove { at, moves });
         }
-        // First-child steps from the root to the node the line follows.
+        let after_the_end = at == moves && at > 0 && !line.is_empty();
+        // First-child steps from the root to the node the line follows (after the end: to the
+        // node of the last move, whose parent the line leaves from).
         let mut depth = 0;
         let (mut node, mut played) = (&self.root, usize::from(has_move(&self.root)));
         loop {
             let next_is_setup = node.children.first().is_some_and(|c| !has_move(c));
-            if played == at && !next_is_setup {
+            if played == at && (after_the_end || !next_is_setup) {
                 break;
             }
             let Some(child) = node.children.first() else { break };
@@ -203,21 +216,25 @@ impl Record {
             node = child;
             depth += 1;
         }
+        let repeated = if after_the_end {
+            depth -= 1;
+            node.properties().find(|p| matches!(p, Prop::B(_) | Prop::W(_))).cloned()
+        } else {
+            None
+        };
         let mut node = &mut self.root;
         for _ in 0..depth {
             node = &mut node.children[0];
         }
+        if let Some(prop) = repeated {
+            // The last move again, beside the main line's (never through it).
+            let found = node.children.iter().skip(1).position(|c| c.properties().any(|p| *p == prop)).map(|i| i + 1);
+            node = step(node, found, prop);
+        }
         for &(color, mv) in line {
             let prop = move_prop(color, mv, size);
             let found = node.children.iter().position(|c| c.properties().any(|p| *p == prop));
-            let index = match found {
-                Some(i) => i,
-                None => {
-                    node.children.push(SgfNode::new(vec![prop], Vec::new(), false));
-                    node.children.len() - 1
-                }
-            };
-            node = &mut node.children[index];
+            node = step(node, found, prop);
         }
         Ok(())
     }
@@ -289,18 +306,22 @@ mod annotated_tests {
         let mut record = Record::read(text).unwrap();
         record.add_line(1, &[mv(Color::White, "G3"), mv(Color::Black, "C7")], 9).unwrap();
         record.add_line(1, &[mv(Color::White, "G3"), mv(Color::Black, "D7")], 9).unwrap();
+        // After the last move: a branch one move earlier that repeats it; a second line from
+        // there shares the repeated move.
         record.add_line(3, &[mv(Color::White, "pass")], 9).unwrap();
+        record.add_line(3, &[mv(Color::White, "A1")], 9).unwrap();
         record.add_line(0, &[mv(Color::Black, "C3")], 9).unwrap();
         let sgf = record.to_sgf();
         assert_eq!(
             sgf,
-            "(;GM[1]FF[4]SZ[9]KM[7.5]C[before](;B[ee](;W[cc]C[a comment];B[gg];W[])(;W[gg](;B[cc])(;B[dc])))(;B[cg]))"
+            "(;GM[1]FF[4]SZ[9]KM[7.5]C[before](;B[ee](;W[cc]C[a comment](;B[gg])(;B[gg](;W[])(;W[ai])))\
+             (;W[gg](;B[cc])(;B[dc])))(;B[cg]))"
         );
-        // The main line keeps its moves; a line after its last move can only extend it.
+        // The main line keeps the game's length.
         let back = Record::read(&sgf).unwrap();
         let replay = back.replay(crate::IllegalMoves::Stop).unwrap();
-        assert_eq!(replay.game.moves().len(), 4);
-        assert_eq!(record.add_line(5, &[mv(Color::White, "A1")], 9), Err(NoSuchMove { at: 5, moves: 4 }));
+        assert_eq!(replay.game.moves().len(), 3);
+        assert_eq!(record.add_line(4, &[mv(Color::White, "A1")], 9), Err(NoSuchMove { at: 4, moves: 3 }));
     }
 
     #[test]

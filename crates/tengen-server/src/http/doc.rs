@@ -50,6 +50,7 @@ use utoipa::OpenApi;
         super::analysis::AnalysisRequest,
         super::study::GameInfoView,
         super::study::CommentView,
+        super::study::VariationView,
         super::study::SgfRequest,
         super::study::LineRequest,
         crate::service::analysis::Snapshot,

@@ -73,6 +73,18 @@ pub(crate) struct GameInfoView {
     comments: Vec<CommentView>,
     /// Variations in the record besides its main line (branch points).
     variations: usize,
+    /// The record's variations as lines from its main line, each to a leaf of its tree (for a
+    /// record of at most 5,000 nodes; at most 200 lines).
+    lines: Vec<VariationView>,
+}
+
+/// A variation of a record: its moves after the main line's first `at` moves.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct VariationView {
+    /// The moves of the main line before it.
+    at: usize,
+    /// Its moves (`D4`, `pass`), colours alternating from the side to move there.
+    moves: Vec<String>,
 }
 
 /// The record information of a game: players and ranks, date, event, round, result, rules,
@@ -107,6 +119,11 @@ pub(crate) async fn info(
         handicap: state.game.handicap(),
         comments,
         variations: summary.branch_points,
+        lines: summary
+            .lines
+            .iter()
+            .map(|l| VariationView { at: l.at, moves: l.moves.iter().map(|(_, m)| m.to_string()).collect() })
+            .collect(),
     }))
 }
 

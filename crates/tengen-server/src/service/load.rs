@@ -77,7 +77,17 @@ pub struct RecordSummary {
     pub comments: Vec<(usize, String)>,
     /// Branch points (variations besides the main line).
     pub branch_points: usize,
+    /// The variations as lines of moves from the main line (an imported record's, when it is
+    /// small enough to read whole: [`LINES_FROM_NODES`]), at most [`MAX_LINES`].
+    pub lines: Vec<tengen_sgf::Line>,
 }
+
+/// The most nodes of a record whose variations are read into lines (the whole tree parsed:
+/// some 1.6 KB a node).
+pub const LINES_FROM_NODES: usize = 5_000;
+
+/// The most variation lines of a record shown.
+pub const MAX_LINES: usize = 200;
 
 impl RecordSummary {
     /// The summary of `record`.
@@ -94,6 +104,7 @@ impl RecordSummary {
             info: record.info().map_err(|e| ApiError::internal(&e))?,
             comments: record.comments(),
             branch_points,
+            lines: Vec::new(),
         })
     }
 
@@ -103,12 +114,22 @@ impl RecordSummary {
     /// 500 when the record or its game information does not read.
     pub fn of_import(text: &str) -> Result<RecordSummary, ApiError> {
         let (record, branch_points) = tengen_sgf::Record::read_main_line(text).map_err(|e| ApiError::internal(&e))?;
-        RecordSummary::with(&record, branch_points)
+        let mut summary = RecordSummary::with(&record, branch_points)?;
+        let limits = tengen_sgf::Limits { nodes: LINES_FROM_NODES, ..tengen_sgf::Limits::default() };
+        if branch_points > 0
+            && tengen_sgf::measure(text, &limits).is_ok()
+            && let Ok(whole) = tengen_sgf::Record::read(text)
+            && let Ok(info) = whole.info()
+        {
+            summary.lines = whole.variation_lines(info.size, MAX_LINES);
+        }
+        Ok(summary)
     }
 
     /// Its estimated bytes.
     fn bytes(&self) -> usize {
         512 + self.comments.iter().map(|(_, c)| 32 + c.len()).sum::<usize>()
+            + self.lines.iter().map(|l| 48 + 8 * l.moves.len()).sum::<usize>()
     }
 }
 

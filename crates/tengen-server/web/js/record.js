@@ -3,12 +3,14 @@ import { $, tag } from './dom.js';
 import { t, colorName } from './i18n.js';
 import { S, render } from './store.js';
 import { api } from './api.js';
+import { addLines } from './variations.js';
 
 export async function loadRecord(id) {
   try {
     const info = await api('GET', `/api/games/${id}/info`);
     if (S.gameId === id) {
       S.record = { id, info };
+      addLines(info.lines);
       render();
     }
   } catch (e) {

@@ -14,6 +14,11 @@ export function resetVariations() {
   S.tree = new Map();
 }
 
+// A record's own variations join the tree (GET /api/games/{id}/info gives them as lines).
+export function addLines(lines) {
+  for (const { at, moves } of lines ?? []) treeNode(at, moves, true);
+}
+
 function treeNode(at, moves, create) {
   if (!S.tree.has(at)) {
     if (!create) return null;

@@ -619,7 +619,7 @@ async function aCommentedRecord(browser) {
   const page = await newPage(browser);
   await page.goto(base + '/games');
   const sgf = '(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Lee]BR[9p]PW[Cho]WR[9p]DT[2024-05-01]EV[Club match]RE[W+0.5]'
-    + 'C[Played at the club.];B[ee]C[A calm start.];W[cc];B[gg]C[Black takes two corners.])';
+    + 'C[Played at the club.];B[ee]C[A calm start.];W[cc](;B[gg]C[Black takes two corners.])(;B[gc]C[Or the top.]))';
   await page.locator('#upload input[type=file]').setInputFiles({ name: 'commented.sgf', mimeType: 'application/x-go-sgf', buffer: Buffer.from(sgf) });
   await page.waitForURL(/\/games\/[0-9a-f]+$/);
   await page.waitForFunction(() => !document.querySelector('#record-info').hidden);
@@ -636,7 +636,30 @@ async function aCommentedRecord(browser) {
   await page.waitForFunction(() => document.querySelector('#comment').hidden);
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => document.querySelector('#comment').textContent === 'A calm start.');
+  // The record's own variation is in the tree.
+  await page.locator('.variation-move[data-line="2:G7"]').waitFor();
   await page.screenshot({ path: path.join(shots, '16-record.png') });
+  // A variation from the last position: the SGF keeps the game's three moves and branches one
+  // move earlier, repeating the last move.
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('#step-label').textContent.startsWith('3 /'));
+  await hit(page, 'D4').click();
+  await page.waitForFunction(() => document.querySelector('.variation-move.current')?.textContent === '4.D4');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#sgf').click()]);
+  const file = path.join(shots, 'variation-at-the-end.sgf');
+  await download.saveAs(file);
+  const read = require('child_process').execFileSync(process.env.TENGEN_SGFMILL_PYTHON, ['-c', `
+import sys
+from sgfmill import sgf
+game = sgf.Sgf_game.from_bytes(open(sys.argv[1], 'rb').read())
+node = game.get_root()[0][0]
+def vertex(move):
+    row, col = move
+    return 'ABCDEFGHJ'[col] + str(row + 1)
+last = node[len(node) - 1]
+print(len(game.get_main_sequence()) - 1, len(node), vertex(last.get_move()[1]), vertex(last[0].get_move()[1]))
+`, file]).toString().trim();
+  check(read === '3 3 G3 D4', `sgfmill: 3 moves on the main line, the variation after the repeated G3: ${read}`);
   await page.context().close();
 }
 
