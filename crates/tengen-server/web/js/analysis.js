@@ -82,6 +82,9 @@ function setTerritory(on) {
 }
 export const toggleTerritory = () => setTerritory(!territory);
 
+// Whether the analysis's marks are on the board (then no other line is drawn).
+export const analysisShown = () => analysis.wanted;
+
 const currentSnapshot = () => (analysis.key === positionKey() ? analysis.snapshot : null);
 
 // Empty points and stones that lean the other way (dead), by how sure the search is.
@@ -144,13 +147,15 @@ function renderAnalysisPanel() {
 export function init() {
   $('#analyse').addEventListener('click', () => {
     const running = analysis.wanted && analysis.snapshot && !analysis.snapshot.done;
+    // The board again: the review's line gives way to the analysis's marks and comes back.
     if (running) {
       stopAnalysis();
-      drawAnalysis();
+      render();
       return;
     }
     analysis.wanted = true;
     startAnalysis(ANALYSIS_SECONDS);
+    render();
   });
   $('#territory').addEventListener('change', (event) => setTerritory(event.target.checked));
 }

@@ -141,3 +141,10 @@ export function drawLine(svg, v, stones) {
     el('text', { x: x(c), y: y(r) + 3, class: `number on-${color} pv-number` }, svg).textContent = number;
   }
 }
+
+// The move played instead of a line drawn: a cross on its point.
+export function drawPlayed(svg, v, vertex) {
+  const [x, y] = boardAxes(v.size), [c, r] = vertexAt(vertex), d = 4.5;
+  el('path', { d: `M${x(c) - d} ${y(r) - d}L${x(c) + d} ${y(r) + d}M${x(c) + d} ${y(r) - d}L${x(c) - d} ${y(r) + d}`,
+    class: 'played-instead', 'data-vertex': vertex }, svg);
+}

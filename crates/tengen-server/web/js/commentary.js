@@ -4,7 +4,7 @@ import { $, tag } from './dom.js';
 import { lang, t, colorName, moveText, leadText } from './i18n.js';
 import { S } from './store.js';
 import { api } from './api.js';
-import { judgedMove } from './review.js';
+import { judgedMove, nextJudged } from './review.js';
 
 // Names of a move shown before "more".
 const NAMES_SHOWN = 3;
@@ -52,6 +52,11 @@ export function renderCommentary() {
   const entry = terms.id === S.gameId && !S.line ? terms.list[n - 1] : null;
   const judged = judgedMove();
   if (judged) box.append(tag('p', 'judged', judgedLine(n, judged)));
+  const next = nextJudged();
+  if (next) {
+    const side = colorName(next.color === 'B' ? 'black' : 'white');
+    box.append(tag('p', 'judged next', t('line_shown', n + 1, side, moveText(next.move), next.loss.toFixed(1), moveText(next.best))));
+  }
   if (!entry || !entry.terms.length) return;
   box.append(tag('h3', '', `${t('commentary')} · ${n}. ${colorName(entry.color)} ${moveText(entry.move)}`));
   const list = tag('ul', 'terms');

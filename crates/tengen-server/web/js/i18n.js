@@ -53,6 +53,7 @@ const T = {
     turn_of: (c) => `It is ${c}'s turn.`,
     click_to_vary: 'Click the board to play a variation from the position shown.',
     record: 'The record', replayed_chinese: 'replayed under the Chinese rules', result_recorded: 'result',
+    line_shown: (n, c, m, loss, best) => `Move ${n}: ${c} played ${m} (✕), losing ${loss} points; on the board, the computer's line from here, starting with ${best} (1).`,
     analysis_board: 'New analysis board', more_names: (n) => `${n} more`, fewer_names: 'fewer',
   },
   zh: {
@@ -99,6 +100,7 @@ const T = {
     turn_of: (c) => `现在轮到${c}。`,
     click_to_vary: '点棋盘可从当前局面试下变化。',
     record: '棋谱信息', replayed_chinese: '按中国规则复盘', result_recorded: '结果',
+    line_shown: (n, c, m, loss, best) => `第 ${n} 手：${c}走了 ${m}（✕），损失 ${loss} 目；棋盘上是电脑从这里开始的下法，第一手 ${best}（1）。`,
     analysis_board: '新建研究棋盘', more_names: (n) => `还有 ${n} 个`, fewer_names: '收起',
   },
 };

@@ -4,7 +4,8 @@ import { $, say, tag } from './dom.js';
 import { lang, t, colorName, moveText, refusal } from './i18n.js';
 import { S, render } from './store.js';
 import { api } from './api.js';
-import { el, drawLine, vertexAt } from './board.js';
+import { el, drawLine, drawPlayed, vertexAt } from './board.js';
+import { analysisShown } from './analysis.js';
 import { goToMove } from './game.js';
 
 export async function loadReview(id) {
@@ -139,28 +140,41 @@ function renderMistakes(r) {
       `${t('lost', m.loss.toFixed(1))}${judgement ? ` · ${judgement}` : ''} · ${t('best_was', m.best)}`);
     b.type = 'button';
     b.dataset.move = n;
-    b.addEventListener('click', () => goToMove(n));
+    // The choice point: the position before the mistake, where its better line is drawn.
+    b.addEventListener('click', () => goToMove(n - 1));
     const li = tag('li');
     li.append(b);
     list.append(li);
   }
 }
 
-// The best move instead of the judged one and its line, as numbered translucent stones.
+// The move about to be played at the position shown, when the computer would rather play
+// another there (a mistake, or a loss of a point or more): its line is drawn from this
+// position, the player's choice point, over the stones as they were.
+export const nextJudged = () => {
+  if (S.line || !S.view || S.study.id !== S.gameId || !S.study.review) return undefined;
+  const r = S.study.review, n = S.reviewAt ?? S.view.moves, m = r.moves[n];
+  if (!m || m.best === m.move || m.best === 'pass') return undefined;
+  return (r.mistakes ?? []).includes(n + 1) || m.loss >= 1 ? m : undefined;
+};
+
+// The best line instead of the next move, as numbered translucent stones, and the move played
+// instead, crossed.
 export function drawBestLine(svg, v) {
-  const m = judgedMove();
-  if (!m || m.best === m.move || m.best === 'pass') return;
+  const m = nextJudged();
+  if (!m || analysisShown()) return;
   const toMove = m.color === 'B' ? 'black' : 'white', other = toMove === 'black' ? 'white' : 'black';
   const taken = new Set(), stones = [];
   m.pv.slice(0, 6).forEach((vertex, i) => {
     if (vertex === 'pass' || taken.has(vertex)) return;
     const [c, r] = vertexAt(vertex);
     // Points the board or the line already holds are left as they are.
-    if (c < 0 || v.board[v.size - 1 - r][c] !== '.' && vertex !== m.move) return;
+    if (c < 0 || v.board[v.size - 1 - r][c] !== '.') return;
     taken.add(vertex);
     stones.push({ vertex, color: i % 2 === 0 ? toMove : other, number: i + 1 });
   });
   drawLine(svg, v, stones);
+  if (m.move !== 'pass' && !taken.has(m.move)) drawPlayed(svg, v, m.move);
 }
 
 export function init() {

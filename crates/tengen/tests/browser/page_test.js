@@ -504,23 +504,35 @@ async function studyAGame(browser) {
   check(count > 0 && await page.locator('#review-graph circle.graph-mistake').count() === count, `the ${count} mistakes are marked on the graph`);
   const losses = await mistakes.evaluateAll((bs) => bs.map((b) => Number(/lost ([0-9.]+)/.exec(b.textContent)[1])));
   check(losses.every((l, i) => i === 0 || losses[i - 1] >= l), `biggest first: ${losses}`);
-  // The biggest mistake: the board goes there, the best move's line is drawn on it.
+  // The biggest mistake: the board goes to the position before it (the choice point), the
+  // best move's line is drawn there over the stones as they were, the move played crossed.
   const first = await mistakes.first().textContent();
-  const [, n, best] = /^(\d+)\. .* best (\S+)$/.exec(first);
+  const [, n, played, best] = /^(\d+)\. \S+ (\S+) — .* best (\S+)$/.exec(first);
   await mistakes.first().click();
-  await page.waitForFunction((n) => document.querySelector('#step-label').textContent.startsWith(`${n} /`), n);
+  await page.waitForFunction((n) => document.querySelector('#step-label').textContent.startsWith(`${n - 1} /`), n);
   const line = page.locator('circle.pv-stone');
   check(await line.count() >= 1, 'the best line is drawn');
   check(await line.first().getAttribute('data-vertex') === best, `the line starts with the best move ${best}`);
-  const judged = await text(page, '#commentary .judged');
-  check(judged.includes(`on ${n}.`) && judged.includes('lost') && judged.includes(`best ${best}`), `the judgement beside the names: ${judged}`);
-  check(Number(await page.locator('#review-graph line.graph-now').getAttribute('data-move')) === Number(n), 'the graph marks the move shown');
+  const onStones = await page.evaluate(() => [...document.querySelectorAll('circle.pv-stone')].map((e) => e.dataset.vertex)
+    .filter((v) => document.querySelector(`circle.stone:not(.pv-stone)[data-vertex="${v}"]`)));
+  check(onStones.length === 0, `no stone of the line on a stone of the board: ${onStones}`);
+  check(played === 'pass' || (await page.locator(`path.played-instead[data-vertex="${played}"]`).count() === 1
+    && await page.locator(`circle.stone:not(.pv-stone)[data-vertex="${played}"]`).count() === 0), `the move played, ${played}, crossed on an empty point`);
+  const next = await text(page, '#commentary .judged.next');
+  check(next.startsWith(`Move ${n}: `) && next.includes(`played ${played}`) && next.includes(`starting with ${best}`), `the line said: ${next}`);
+  check(Number(await page.locator('#review-graph line.graph-now').getAttribute('data-move')) === Number(n) - 1, 'the graph marks the move shown');
   await page.screenshot({ path: path.join(shots, '11-mistake.png') });
+  // While Analyse runs, its marks alone.
+  await page.locator('#analyse').click();
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length > 0, null, { timeout: 15000 });
+  check(await page.locator('circle.pv-stone').count() === 0 && await page.locator('path.played-instead').count() === 0, 'one set of marks while analysing');
+  await page.locator('#analyse').click();
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-layer g.candidate').length === 0);
   // A click on the graph goes to the move under it: a quarter of the way along.
   const box = await page.locator('#review-graph').boundingBox();
   await page.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
   const total = Number((await text(page, '#step-label')).split('/')[1]);
-  await page.waitForFunction((n) => !document.querySelector('#step-label').textContent.startsWith(`${n} /`), n);
+  await page.waitForFunction((n) => !document.querySelector('#step-label').textContent.startsWith(`${n - 1} /`), n);
   const at = Number((await text(page, '#step-label')).split('/')[0]);
   check(Math.abs(at - total / 4) <= total / 10 + 1, `the graph's click went to move ${at} of ${total}`);
   check(await page.locator('#lead-graph path.graph-lead-line').count() === 1, 'the score-lead graph is drawn');
@@ -530,7 +542,8 @@ async function studyAGame(browser) {
   await mistakes.first().click();
   const zh = await mistakes.first().textContent();
   check(/损失 [0-9.]+ 目/.test(zh) && /应走/.test(zh), `the mistakes in Chinese: ${zh}`);
-  check(/电脑评第/.test(await text(page, '#commentary .judged')), 'the judgement in Chinese');
+  await page.waitForFunction(() => /损失/.test(document.querySelector('#commentary .judged.next')?.textContent));
+  check(/棋盘上是电脑/.test(await text(page, '#commentary .judged.next')), 'the line said in Chinese');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.locator('#review-graph').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, '12-review-phone.png'), fullPage: true });
