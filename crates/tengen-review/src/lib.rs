@@ -111,6 +111,10 @@ pub struct MoveReview {
     pub score_lead_black: f64,
     /// Win rate the mover lost against the best move, 0 to 1.
     pub winrate_loss: f64,
+    /// [`NOISE_ERRORS`] standard errors of `loss`, in points (from the spread of the searches'
+    /// scores over their visits): a loss under it is within the search's noise, judged as none.
+    #[serde(default)]
+    pub loss_noise: f64,
 }
 
 /// A term as the review prints it.
@@ -164,6 +168,30 @@ const SEARCHED: u32 = 30;
 /// The value of a position for `color`: (win rate, lead in points) of the most visited move.
 fn value(a: &Analysis) -> (f64, f64) {
     a.moves.first().map_or((0.5, 0.0), |m| (f64::from(m.win_rate), f64::from(m.score_lead)))
+}
+
+/// Standard errors of a loss under which it is within the search's noise. The estimated error
+/// is on the safe side: over twelve seeds of a 1,000-simulation review the losses of one move
+/// spread by about three quarters of it (docs/measurements.md, 2026-12-05).
+pub const NOISE_ERRORS: f64 = 1.5;
+
+/// The variance of a move's mean lead: the spread of its scores over its visits.
+fn variance(m: &tengen_engine::MoveStats) -> f64 {
+    f64::from(m.score_stdev).powi(2) / f64::from(m.visits.max(1))
+}
+
+/// The variance of a position's value (its most visited move's).
+fn value_variance(a: &Analysis) -> f64 {
+    a.moves.first().map_or(0.0, variance)
+}
+
+/// Whether nothing is left to play on `game`'s board: every empty point is owned by one side
+/// (the search's ownership, at least ±0.5). A pass there loses nothing, whatever a search's
+/// noise says of a move inside a territory.
+fn finished(game: &Game, a: &Analysis) -> bool {
+    let board = game.board();
+    !a.ownership.is_empty()
+        && board.points().all(|p| board.get(p).is_some() || a.ownership.get(p.index()).is_some_and(|o| o.abs() >= 0.5))
 }
 
 fn cheb(a: Point, b: Point) -> f64 {
@@ -238,28 +266,38 @@ pub fn review(
         // searched enough, else the positions after the best and after the played move, each
         // searched for the opponent (a search overrates the side to move; comparing a value
         // before the move with one after it would charge that to every move).
-        let (loss, winrate_loss) = match played {
-            _ if mv == best => (0.0, 0.0),
+        // Each with the variance of its difference, for the noise.
+        let (loss, winrate_loss, var) = match played {
+            _ if mv == best => (0.0, 0.0, 0.0),
+            _ if mv == Move::Pass && finished(&positions[i], before) => (0.0, 0.0, 0.0),
             Some(p) if p.visits >= SEARCHED.max(visits / 50) => {
                 let top = &before.moves[0];
-                (f64::from(top.score_lead - p.score_lead), f64::from(top.win_rate - p.win_rate))
+                (
+                    f64::from(top.score_lead - p.score_lead),
+                    f64::from(top.win_rate - p.win_rate),
+                    variance(top) + variance(p),
+                )
             }
             _ => {
                 let mut alt = positions[i].clone();
+                let after_var = value_variance(&analyses[i + 1]);
                 if alt.play_as(color, best).is_ok() {
-                    let (wb, sb) = value(&mcts.analysis(&alt, color.opponent()));
-                    (after.1 - sb, after.0 - wb)
+                    let searched = mcts.analysis(&alt, color.opponent());
+                    let (wb, sb) = value(&searched);
+                    (after.1 - sb, after.0 - wb, after_var + value_variance(&searched))
                 } else {
-                    (s0 - s1, w0 - w1)
+                    (s0 - s1, w0 - w1, after_var + value_variance(before))
                 }
             }
         };
         let (loss, winrate_loss) = (loss.max(0.0), winrate_loss.max(0.0));
+        let loss_noise = NOISE_ERRORS * var.sqrt();
         // The prior: the network's policy for the move when there is one, else the share of the
         // search's visits it got.
         let prior =
             prior_of(i, mv).unwrap_or_else(|| played.map_or(0.0, |m| f64::from(m.visits) / f64::from(visits.max(1))));
         let mut eval = Eval { loss, prior: Some(prior), winrate_before: Some(w0), ..Eval::default() };
+        let within_noise = loss < loss_noise;
         // With the network: the opponent's most likely reply (the trap a move may set) — its
         // prior, and its loss when the search looked at it enough —, and the prior of their
         // best reply.
@@ -317,8 +355,11 @@ pub fn review(
             }
         }
         let given: Vec<&str> = terms.iter().map(|t| t.zh.as_str()).collect();
+        // A loss within the search's noise is judged as none (the names of what a move costs
+        // are for losses the search can tell).
+        let judged = Eval { loss: if within_noise { 0.0 } else { loss }, ..eval.clone() };
         let judgement: Vec<TermOut> =
-            evaluative_names(&eval, &given).into_iter().filter_map(Term::named).map(|t| TermOut::from(&t)).collect();
+            evaluative_names(&judged, &given).into_iter().filter_map(Term::named).map(|t| TermOut::from(&t)).collect();
         // The value after the move: the mover's search (before it, less the loss) and the
         // opponent's search (after it) each overrate their own side; their mean does not.
         let (wa, sa) = (0.5 * (w0 - winrate_loss + w1), 0.5 * (s0 - loss + s1));
@@ -339,13 +380,15 @@ pub fn review(
             winrate_black: wb,
             score_lead_black: sb,
             winrate_loss,
+            loss_noise,
         });
         commentary.play(color, mv).map_err(|e| ReviewError::Replay { number: i + 1, reason: e.to_string() })?;
         if progress(Progress::Judged(out.last().expect("just pushed"))).is_break() {
             return Err(ReviewError::Stopped);
         }
     }
-    let mut order: Vec<&MoveReview> = out.iter().filter(|m| m.eval.loss >= 1.5).collect();
+    let mut order: Vec<&MoveReview> =
+        out.iter().filter(|m| m.eval.loss >= 1.5 && m.eval.loss >= m.loss_noise).collect();
     order.sort_by(|a, b| b.eval.loss.total_cmp(&a.eval.loss).then(a.number.cmp(&b.number)));
     let mistakes = order.iter().take(10).map(|m| m.number).collect();
     let (w_start, _) = value(&analyses[0]);
@@ -622,6 +665,55 @@ mod tests {
         let read: Review = serde_json::from_str(&old).unwrap();
         assert_eq!(read.moves[7].score_lead_black, last.score_lead_black);
         assert_eq!(read.moves[7].score_lead_black_before, last.score_lead_black_before);
+    }
+
+    fn played(size: usize, moves: &[&str]) -> Game {
+        let mut game = Game::new(size, Rules::default()).unwrap();
+        for v in moves {
+            game.play(if *v == "pass" { Move::Pass } else { Move::Play(v.parse().unwrap()) }).unwrap();
+        }
+        game
+    }
+
+    fn reviewed(game: &Game) -> Review {
+        let info = tengen_sgf::GameInfo::default();
+        review(game, &mut searcher(), 400, "test", &info, &mut |_| ControlFlow::Continue(())).unwrap()
+    }
+
+    /// The names of what a move costs (terms.md §15), none of which a move within the noise gets.
+    const LOSS_NAMES: [&str; 6] = ["大恶手", "恶手", "俗手", "随手", "缓手", "疑问手"];
+
+    #[test]
+    fn a_pass_on_a_finished_board_loses_nothing() {
+        // Two walls on 5 × 5, Black's on B and White's on C: every empty point is someone's, and
+        // no area is wide enough to live in.
+        let mut moves = Vec::new();
+        for row in 1..=5 {
+            moves.push(format!("B{row}"));
+            moves.push(format!("C{row}"));
+        }
+        moves.extend(["pass".to_owned(), "pass".to_owned()]);
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let review = reviewed(&played(5, &moves));
+        for m in &review.moves[10..] {
+            assert_eq!((m.mv.as_str(), m.eval.loss, m.winrate_loss), ("pass", 0.0, 0.0), "move {}", m.number);
+            assert!(m.judgement.iter().all(|t| !LOSS_NAMES.contains(&t.zh.as_str())), "move {}", m.number);
+        }
+        assert!(!review.mistakes.iter().any(|&n| n > 10), "{:?}", review.mistakes);
+        // Before the walls close, a pass is judged as any move.
+        let open = reviewed(&played(5, &["B1", "C1", "B2", "C2", "pass"]));
+        assert!(open.moves[4].eval.loss > 0.0, "{:?}", open.moves[4]);
+    }
+
+    #[test]
+    fn the_first_moves_loss_is_within_the_noise() {
+        // Tengen on an empty 9 × 9 board: the search cannot tell it from its best move.
+        let review = reviewed(&played(9, &["E5", "C3", "G7"]));
+        let first = &review.moves[0];
+        assert!(first.loss_noise > 0.0 || first.eval.loss == 0.0, "a noise measured: {first:?}");
+        assert!(first.eval.loss <= first.loss_noise, "E5 lost {:.1} ± {:.1}", first.eval.loss, first.loss_noise);
+        assert!(!review.mistakes.contains(&1));
+        assert!(first.judgement.iter().all(|t| !LOSS_NAMES.contains(&t.zh.as_str())), "{:?}", first.judgement);
     }
 
     #[test]

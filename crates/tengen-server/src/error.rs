@@ -22,11 +22,13 @@ pub struct ApiError {
     /// A refusal of the game's: its code and the point or colour it names, for clients that
     /// word it themselves.
     pub reason: Option<Reason>,
+    /// The move a record's replay stopped at, and the rules' reason (`occupied` …).
+    pub refused_move: Option<(usize, Option<&'static str>)>,
 }
 
 impl ApiError {
     fn new(status: StatusCode, error: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError { status, error, detail: detail.into(), retry_after: None, reason: None }
+        ApiError { status, error, detail: detail.into(), retry_after: None, reason: None, refused_move: None }
     }
 
     /// 400: the request cannot be read.
@@ -117,6 +119,18 @@ impl ApiError {
         self
     }
 
+    /// The same error naming move `number` of a record, refused by the rules for `cause` (its
+    /// code and point), played by `color`.
+    #[must_use]
+    pub fn at_move(mut self, number: usize, cause: Option<Reason>, color: Option<tengen_core::Color>) -> ApiError {
+        if let Some(reason) = &mut self.reason {
+            reason.point = cause.as_ref().and_then(|c| c.point);
+            reason.color = color;
+        }
+        self.refused_move = Some((number, cause.map(|c| c.code)));
+        self
+    }
+
     /// 413: the body is larger than the server takes.
     pub fn too_large(detail: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", detail)
@@ -184,6 +198,12 @@ impl IntoResponse for ApiError {
             }
             if let Some(c) = r.color {
                 body["color"] = c.to_string().into();
+            }
+        }
+        if let Some((number, cause)) = self.refused_move {
+            body["number"] = number.into();
+            if let Some(cause) = cause {
+                body["cause"] = cause.into();
             }
         }
         let body = Json(body);

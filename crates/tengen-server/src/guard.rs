@@ -59,6 +59,9 @@ pub struct Limits {
     pub review_playouts: u32,
     /// The most visits a position a review may ask of the network.
     pub review_visits: u32,
+    /// Visits a position of a review that asks no strength, on a server with a network (the
+    /// page's "Review the game"); at most `review_visits`.
+    pub review_default_visits: u32,
     /// The most work one review may ask: its moves times its playouts or visits (422 beyond),
     /// so that no request holds a worker for long.
     pub review_work: u64,
@@ -90,6 +93,7 @@ impl Default for Limits {
             origins: Vec::new(),
             review_playouts: 10_000,
             review_visits: 400,
+            review_default_visits: 32,
             review_work: 2_000_000,
             reviews_per_client: 4,
             analyses_per_client: 2,

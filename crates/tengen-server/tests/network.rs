@@ -16,6 +16,10 @@ use tengen_server::{AppState, Settings, Store};
 mod common;
 
 async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
+    state_with(name, common::roomy()).await
+}
+
+async fn state_with(name: &str, limits: tengen_server::guard::Limits) -> (AppState, Arc<CachedModel>) {
     let path = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz"),
         PathBuf::from,
@@ -30,7 +34,7 @@ async fn state(name: &str) -> (AppState, Arc<CachedModel>) {
         searches: 1,
         max_think: Duration::from_millis(500),
         network: Some(Arc::clone(&network)),
-        limits: common::roomy(),
+        limits,
         review_workers: 0,
         shared_moves: false,
     };
@@ -109,4 +113,64 @@ async fn dead_stones_are_proposed_from_the_network() {
     // Eight evaluations: the eight symmetries of the final position.
     assert_eq!(network.stats().0 + network.stats().1, 8);
     assert_eq!(dead, vec!["A1".to_owned()], "{view}");
+}
+
+/// Imports `sgf`, answering the game's id.
+async fn import(app: &AppState, sgf: &str) -> String {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let req = axum::http::Request::post("/api/games/import").body(axum::body::Body::from(sgf.to_owned())).unwrap();
+    let response = tengen_server::app(app.clone()).oneshot(req).await.unwrap();
+    let body: serde_json::Value =
+        serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    body["id"].as_str().unwrap().to_owned()
+}
+
+/// The page's "Review the game" asks no strength: on a server with a network the review is the
+/// network's at the server's default visits, the view says so, and its win rate at a position
+/// agrees with an analysis of that position at the same visits.
+#[tokio::test]
+async fn a_review_that_asks_no_strength_is_the_networks() {
+    let visits = 16;
+    let limits = tengen_server::guard::Limits { review_default_visits: visits, ..common::roomy() };
+    let (app, network) = state_with("review", limits).await;
+    let id = import(&app, "(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc];B[gc];W[gg];B[cg];W[dd])").await;
+    let review = format!("/api/games/{id}/review");
+    let (s, asked) = call(&app, "POST", &review, None, None).await;
+    assert_eq!(s, StatusCode::ACCEPTED, "{asked}");
+    assert_eq!((asked["engine"].as_str(), asked["strength"].as_i64()), (Some("network:b10c384h6nbttflrs"), Some(16)));
+    let worker = tengen_server::service::reviews::Worker::new(app.store().clone(), Some(network));
+    assert!(worker.work_once().await.unwrap());
+    let (_, done) = call(&app, "GET", &review, None, None).await;
+    assert_eq!((done["state"].as_str(), done["engine"].as_str()), (Some("done"), Some("network:b10c384h6nbttflrs")));
+    assert_eq!(done["moves"].as_array().unwrap().len(), 6, "{done}");
+    // The position after four moves, by the review (before move 5) and by an analysis.
+    let reviewed = done["moves"][4]["winrate_black_before"].as_f64().unwrap();
+    let (s, started) =
+        call(&app, "POST", "/api/analysis", None, Some(json!({"game": id, "at": 4, "seconds": 30, "visits": visits})))
+            .await;
+    assert_eq!(s, StatusCode::CREATED, "{started}");
+    let path = format!("/api/analysis/{}", started["id"].as_str().unwrap());
+    let mut analysed = started;
+    for _ in 0..300 {
+        if analysed["done"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        analysed = call(&app, "GET", &path, None, None).await.1;
+    }
+    assert_eq!(analysed["done"], true, "{analysed}");
+    let seen = analysed["visits"].as_u64().unwrap();
+    assert!(seen >= u64::from(visits) && seen < 30 * u64::from(visits), "stopped by its visits: {seen}");
+    let winrate = analysed["winrate_black"].as_f64().unwrap();
+    println!("Black's win rate after 4 moves: the review {reviewed:.3}, the analysis {winrate:.3} ({seen} visits)");
+    assert!((winrate - reviewed).abs() < 0.1, "the review says {reviewed}, the analysis {winrate} ({seen} visits)");
+    // Asked of the playout search, the review is the playout search's.
+    let (s, quick) = call(&app, "DELETE", &review, None, None).await;
+    assert_eq!((s, quick["reason"].as_str()), (StatusCode::CONFLICT, Some("no_review")), "nothing to cancel: {quick}");
+    let (s, quick) = call(&app, "POST", &review, None, Some(json!({"playouts": 100}))).await;
+    assert_eq!(
+        (s, quick["engine"].as_str(), quick["strength"].as_i64()),
+        (StatusCode::ACCEPTED, Some("playouts"), Some(100))
+    );
 }

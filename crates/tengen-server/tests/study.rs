@@ -79,7 +79,9 @@ async fn analysis_is_refused_where_it_must_be() {
         (json!({"sgf": "not sgf"}), StatusCode::BAD_REQUEST, Some("sgf_none")),
         (json!({"sgf": "(;SZ[x];B[ee])"}), StatusCode::UNPROCESSABLE_ENTITY, Some("sgf_replay")),
         (json!({"size": 9, "komi": 7.3}), StatusCode::BAD_REQUEST, Some("komi")),
-        (json!({"size": 9, "visits": 3}), StatusCode::BAD_REQUEST, None),
+        (json!({"size": 9, "visits": 0}), StatusCode::UNPROCESSABLE_ENTITY, Some("visits")),
+        (json!({"size": 9, "visits": 100_001}), StatusCode::UNPROCESSABLE_ENTITY, Some("visits")),
+        (json!({"size": 9, "playouts": 3}), StatusCode::BAD_REQUEST, None),
     ] {
         let (s, v) = call(&app, "POST", "/api/analysis", None, Some(body.clone())).await;
         assert_eq!((s, v["reason"].as_str()), (status, reason), "{body}: {v}");
@@ -89,6 +91,13 @@ async fn analysis_is_refused_where_it_must_be() {
     let (s, v) = call(&app, "POST", "/api/analysis", None, Some(json!({"size": 9, "komi": 7.25}))).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(v["detail"], "komi must be a multiple of ½ point from -361 to 361, not 7.25", "{v}");
+    // A record that does not replay names the move, its point and colour, and the rules' cause.
+    let (_, v) = call(&app, "POST", "/api/analysis", None, Some(json!({"sgf": "(;SZ[9];B[ee];W[ee])"}))).await;
+    assert_eq!(
+        (v["number"].as_u64(), v["cause"].as_str(), v["point"].as_str(), v["color"].as_str()),
+        (Some(2), Some("occupied"), Some("E5"), Some("white")),
+        "{v}"
+    );
     // The sentence of the rules names the move of the line.
     let (_, v) = call(&app, "POST", "/api/analysis", None, Some(json!({"game": ended, "at": 2, "then": ["E5"]}))).await;
     assert!(v["detail"].as_str().unwrap().contains("then: move 1 (black E5)"), "{v}");

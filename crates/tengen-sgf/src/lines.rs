@@ -45,7 +45,8 @@ impl Record {
         for node in self.main_line() {
             played += usize::from(node.properties().any(|p| matches!(p, Prop::B(_) | Prop::W(_))));
             // Each branch off the main line, walked without recursion (a record may be deep).
-            let mut stack: Vec<Branch<'_>> = node.children.iter().skip(1).rev().map(|child| (child, Vec::new())).collect();
+            let mut stack: Vec<Branch<'_>> =
+                node.children.iter().skip(1).rev().map(|child| (child, Vec::new())).collect();
             while let Some((node, mut moves)) = stack.pop() {
                 if out.len() >= max {
                     return out;

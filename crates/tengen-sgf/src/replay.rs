@@ -25,6 +25,8 @@ pub struct Problem {
     pub move_number: usize,
     /// What was wrong, in words.
     pub message: String,
+    /// The move refused by the rules, and why (none for a setup or an unreadable point).
+    pub refused: Option<(Color, Move, tengen_core::PlayError)>,
 }
 
 /// A replayed record.
@@ -127,6 +129,7 @@ impl Record {
                                 node: i,
                                 move_number: 1,
                                 message: format!("setup point ({}, {}) is off the board", p.x, p.y),
+                                refused: None,
                             });
                             continue;
                         };
@@ -170,6 +173,7 @@ impl Record {
                             node: i,
                             move_number: game.moves().len() + 1,
                             message: "setup stones after the first move are not replayed".into(),
+                            refused: None,
                         });
                         if policy == IllegalMoves::Stop {
                             return Ok(Replay { game, info, problems });
@@ -178,10 +182,11 @@ impl Record {
                     }
                     _ => continue,
                 };
-                let result =
-                    to_move(m, size).and_then(|mv| game.play_on(color, mv).map_err(|e| format!("{color} {mv}: {e}")));
-                if let Err(message) = result {
-                    problems.push(Problem { node: i, move_number: game.moves().len() + 1, message });
+                let result = to_move(m, size).map_err(|message| (message, None)).and_then(|mv| {
+                    game.play_on(color, mv).map_err(|e| (format!("{color} {mv}: {e}"), Some((color, mv, e))))
+                });
+                if let Err((message, refused)) = result {
+                    problems.push(Problem { node: i, move_number: game.moves().len() + 1, message, refused });
                     if policy == IllegalMoves::Stop {
                         return Ok(Replay { game, info, problems });
                     }

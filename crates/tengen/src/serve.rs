@@ -95,6 +95,11 @@ pub struct ServeArgs {
     /// The most visits a position a review may ask of the network (422 beyond).
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     review_visits: u32,
+    /// Visits a position of a review that asks no strength (the page's "Review the game") on a
+    /// server with `--model`; at most `--review-visits`. Without a network such a review is the
+    /// playout search's, 1,000 simulations a position.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    review_default_visits: u32,
     /// The most work one review may ask: its moves times its playouts or visits (422 beyond;
     /// the default takes 200 moves at the most playouts, 2,000 at the default 1,000).
     #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -176,6 +181,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             origins: args.origin.clone(),
             review_playouts: args.review_playouts,
             review_visits: args.review_visits,
+            review_default_visits: args.review_default_visits,
             review_work: args.review_work,
             reviews_per_client: usize::from(args.reviews_per_client),
             analyses_per_client: usize::from(args.analyses_per_client),
@@ -185,6 +191,13 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         review_workers: usize::from(args.review_workers),
         shared_moves: args.shared_moves,
     };
+    if args.review_default_visits > args.review_visits {
+        anyhow::bail!(
+            "--review-default-visits {} is more than --review-visits {}: a review may not ask that many",
+            args.review_default_visits,
+            args.review_visits
+        );
+    }
     if settings.searches == 0 && !settings.shared_moves {
         anyhow::bail!("--searches 0 needs --shared-moves: else nobody would search the computer's moves");
     }

@@ -1,6 +1,7 @@
 //! The page in Debian's Chromium, driven by `playwright-core` (`tests/browser/page_test.js`):
 //! a game against the computer by clicks and keys to a counted result and its SGF, a game
-//! between friends in two browsers (one a phone) seeing each other's moves live. Screenshots
+//! between friends in two browsers (one a phone) seeing each other's moves live; then, on a
+//! server with KataGo's network (`tests/browser/network_test.js`), the network's review. Screenshots
 //! land in `target/tmp/screenshots/`. Needs `/usr/bin/chromium` (`scripts/test` installs it)
 //! and npm (the test installs `playwright-core` under `target/tmp/`).
 
@@ -37,29 +38,57 @@ fn the_page_in_chromium() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_owned();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/page_test.js");
+    let url = address(&mut server);
     // sgfmill reads back the SGF the page downloads (scripts/test installs it).
     let python = std::env::var("TENGEN_SGFMILL_PYTHON").unwrap_or_else(|_| {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/sgfmill/bin/python").display().to_string()
     });
     assert!(Path::new(&python).exists(), "{python} is missing: scripts/test installs sgfmill in target/venv/sgfmill");
-    let out = Command::new("node")
-        .arg(script)
-        .arg(&url)
-        .arg(tmp.join("screenshots"))
-        .env("NODE_PATH", modules.join("node_modules"))
-        .env("TENGEN_BIN", env!("CARGO_BIN_EXE_tengen"))
-        .env("TENGEN_SGFMILL_PYTHON", &python)
-        .output()
-        .expect("node is needed");
+    let node = |script: &str, url: &str| {
+        Command::new("node")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser").join(script))
+            .arg(url)
+            .arg(tmp.join("screenshots"))
+            .env("NODE_PATH", modules.join("node_modules"))
+            .env("TENGEN_BIN", env!("CARGO_BIN_EXE_tengen"))
+            .env("TENGEN_SGFMILL_PYTHON", &python)
+            .output()
+            .expect("node is needed")
+    };
+    let out = node("page_test.js", &url);
     server.kill().unwrap();
     server.wait().unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     // What the script measured (the first analysis marks' delay …), shown with --nocapture.
     println!("{}", String::from_utf8_lossy(&out.stdout));
     assert!(out.status.success() && text.contains("page test passed"), "{text}");
+
+    // A server with KataGo's network: the page's review is the network's (at 4 visits here).
+    let model = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz"),
+        std::path::PathBuf::from,
+    );
+    assert!(model.exists(), "{} is missing: run scripts/test or set TENGEN_KATAGO_MODEL", model.display());
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://network.db", "--review-default-visits", "4"])
+        .arg("--model")
+        .arg(&model)
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let url = address(&mut server);
+    let out = node("network_test.js", &url);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("network test passed"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The address a server started with `--addr 127.0.0.1:0` says it listens on.
+fn address(server: &mut std::process::Child) -> String {
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_owned()
 }

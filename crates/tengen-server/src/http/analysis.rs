@@ -67,7 +67,14 @@ pub(crate) struct AnalysisRequest {
     /// Seconds to search, 1 to the server's limit (60 by default; 30 when not given).
     #[schema(minimum = 1, maximum = 3600)]
     seconds: Option<u32>,
+    /// Visits (simulations) after which the search stops, if before its seconds: to compare
+    /// with a review at the same strength. Checked at each snapshot, so a few more may run.
+    #[schema(minimum = 1, maximum = 100000)]
+    visits: Option<u32>,
 }
+
+/// The most visits an analysis may stop at (its seconds bound it anyway).
+const MAX_VISITS: u32 = 100_000;
 
 /// Seconds of an analysis that asks none.
 const ANALYSIS_SECONDS: u32 = 30;
@@ -133,7 +140,7 @@ async fn requested_position(app: &AppState, req: &AnalysisRequest) -> Result<Gam
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody, description = "no such game"),
         (status = 409, body = ErrorBody, description = "the game is still in play (`in_play`)"),
         (status = 413, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "an illegal move, a record that does not replay, other rules, a time past the limit"),
+        (status = 422, body = ErrorBody, description = "an illegal move, a record that does not replay, other rules, a time past the limit, no visits"),
         (status = 429, body = ErrorBody, description = "this address runs as many analyses as it may"),
         (status = 503, body = ErrorBody, description = "the server runs as many analyses as it may")))]
 pub(crate) async fn analysis_start(
@@ -146,9 +153,16 @@ pub(crate) async fn analysis_start(
     if seconds == 0 || seconds > max {
         return Err(ApiError::refused(format!("seconds: 1 to {max}")).because("seconds"));
     }
+    if req.visits.is_some_and(|v| v == 0 || v > MAX_VISITS) {
+        return Err(ApiError::refused(format!("visits: 1 to {MAX_VISITS}")).because("visits"));
+    }
     let game = requested_position(&app, &req).await?;
-    let (id, running) =
-        app.analyses().start(client, Position { game, seconds }, app.network().cloned(), app.limits())?;
+    let (id, running) = app.analyses().start(
+        client,
+        Position { game, seconds, visits: req.visits },
+        app.network().cloned(),
+        app.limits(),
+    )?;
     let location = format!("/api/analysis/{id}");
     Ok((StatusCode::CREATED, [(header::LOCATION, location)], snapshot(&running)?).into_response())
 }

@@ -24,6 +24,11 @@ pub(crate) struct ErrorBody {
     point: Option<String>,
     /// The colour it names (`black`, `white`).
     color: Option<String>,
+    /// A record that does not replay (`sgf_replay`): the number of the move refused.
+    #[schema(minimum = 1)]
+    number: Option<usize>,
+    /// Why the rules refused that move: `occupied`, `suicide`, `ko`, `superko`, `off_board`.
+    cause: Option<String>,
 }
 
 /// JSON bodies: a body that does not read is a 400 with serde's words.

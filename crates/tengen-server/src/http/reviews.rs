@@ -21,7 +21,8 @@ pub(super) fn routes() -> Router<AppState> {
 }
 
 /// The strength of a review: simulations of the playout search, or visits of the network
-/// (when the server has one), a position. Neither: the playout search at 1,000.
+/// (when the server has one), a position. Neither: the network at the server's default visits
+/// (`--review-default-visits`) when it has one, else the playout search at 1,000.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReviewRequest {
@@ -54,20 +55,24 @@ async fn review_request(
     Body(req): Body<ReviewRequest>,
 ) -> Result<Response, ApiError> {
     let limits = app.limits();
-    let (engine, strength) = match (req.visits, req.playouts) {
-        (Some(_), Some(_)) => {
+    let (engine, strength) = match (req.visits, req.playouts, app.network()) {
+        (Some(_), Some(_), _) => {
             return Err(ApiError::refused("ask visits (the network) or playouts, not both").because("strength"));
         }
-        (Some(visits), None) => {
-            let Some(network) = app.network() else {
-                return Err(ApiError::refused("this server has no network: ask playouts").because("no_network"));
-            };
+        (Some(_), None, None) => {
+            return Err(ApiError::refused("this server has no network: ask playouts").because("no_network"));
+        }
+        (Some(visits), None, Some(network)) => {
             if visits == 0 || visits > limits.review_visits {
                 return Err(ApiError::refused(format!("visits: 1 to {}", limits.review_visits)).because("strength"));
             }
             (crate::service::reviews::network_engine(network), visits)
         }
-        (None, playouts) => {
+        (None, None, Some(network)) => (
+            crate::service::reviews::network_engine(network),
+            limits.review_default_visits.clamp(1, limits.review_visits),
+        ),
+        (None, playouts, _) => {
             let playouts = playouts.unwrap_or(REVIEW_PLAYOUTS);
             if playouts == 0 || playouts > limits.review_playouts {
                 return Err(ApiError::refused(format!("playouts: 1 to {}", limits.review_playouts)).because("strength"));

@@ -30,11 +30,16 @@ pub(crate) fn replay_sgf(
         .replay_under(rules, tengen_sgf::IllegalMoves::Stop)
         .map_err(|e| ApiError::refused(format!("the record cannot be replayed: {e}")).because("sgf_replay"))?;
     if let Some(problem) = replay.problems.first() {
+        let (cause, color) = match problem.refused {
+            Some((color, _, play)) => (Some(crate::domain::GameError::Play(play).reason()), Some(color)),
+            None => (None, None),
+        };
         return Err(ApiError::refused(format!(
             "move {} cannot be replayed under the Chinese rules ({}){suffix}",
             problem.move_number, problem.message
         ))
-        .because("sgf_replay"));
+        .because("sgf_replay")
+        .at_move(problem.move_number, cause, color));
     }
     Ok((record, replay))
 }

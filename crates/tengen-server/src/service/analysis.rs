@@ -229,6 +229,8 @@ pub struct Position {
     pub game: Game,
     /// Seconds to search.
     pub seconds: u32,
+    /// Visits after which the search stops, if before its seconds.
+    pub visits: Option<u32>,
 }
 
 impl Analyses {
@@ -331,7 +333,7 @@ impl Analyses {
 
 /// Runs one analysis to its end, publishing snapshots.
 fn search(id: &str, engine_name: &str, running: &Running, position: Position, network: Option<Arc<CachedModel>>) {
-    let Position { mut game, seconds } = position;
+    let Position { mut game, seconds, visits } = position;
     if game.phase() == tengen_core::Phase::Counting {
         let _ = game.resume();
     }
@@ -362,7 +364,8 @@ fn search(id: &str, engine_name: &str, running: &Running, position: Position, ne
         last = Snapshot::of(id, engine_name, &game, color, a, started.elapsed(), seconds);
         publish(&last);
         let unwatched = running.watchers.load(Ordering::Relaxed) == 0 && lock(&running.seen).elapsed() >= UNWATCHED;
-        if started.elapsed() >= limit || unwatched {
+        let enough = visits.is_some_and(|v| a.playouts >= v);
+        if started.elapsed() >= limit || unwatched || enough {
             running.stop.store(true, Ordering::Relaxed);
         }
     });

@@ -61,6 +61,9 @@ pub struct ReviewedMove {
     pub loss: f64,
     /// Win rate the mover lost against the best move.
     pub winrate_loss: f64,
+    /// `tengen_review::NOISE_ERRORS` standard errors of `loss`: a loss under it is within the search's noise (and not
+    /// judged as a loss).
+    pub loss_noise: f64,
     /// The best move in the position before.
     pub best: String,
     /// The best move's principal variation, starting with it.
@@ -87,6 +90,7 @@ impl From<&tengen_review::MoveReview> for ReviewedMove {
             score_lead_black_before: m.score_lead_black_before,
             loss: m.eval.loss,
             winrate_loss: m.winrate_loss,
+            loss_noise: m.loss_noise,
             best: m.best.clone(),
             pv: m.pv.clone(),
             judgement: m.judgement.iter().map(|t| t.zh.clone()).collect(),

@@ -10,7 +10,7 @@ export async function api(method, path, body, raw) {
   const json = await response.json().catch(() => null);
   if (!response.ok) {
     const e = new Error(json?.detail || response.statusText);
-    Object.assign(e, { reason: json?.reason, point: json?.point, color: json?.color });
+    Object.assign(e, { reason: json?.reason, point: json?.point, color: json?.color, number: json?.number, cause: json?.cause });
     throw e;
   }
   return json;

@@ -4,7 +4,7 @@ import { $, tag } from './dom.js';
 import { lang, t, colorName, moveText, leadText } from './i18n.js';
 import { S } from './store.js';
 import { api } from './api.js';
-import { judgedMove, nextJudged } from './review.js';
+import { judgedMove, nextJudged, judgements, lossText } from './review.js';
 
 // Names of a move shown before "more".
 const NAMES_SHOWN = 3;
@@ -27,12 +27,30 @@ async function loadTerms() {
   if (S.gameId === id) renderCommentary();
 }
 
-// The computer's judgement of move `n` (from its review).
+let judgementsOpen = false;
+
+// Black's win rate and who leads; when the two disagree (a close position), said so.
+function winrateText(w, lead) {
+  const split = (w - 0.5) * lead < 0 && Math.round(100 * w) !== 50 && Math.abs(lead) >= 0.05;
+  return t(split ? 'winrate_split' : 'winrate_line', Math.round(100 * w), ...leadText(lead));
+}
+
+// The computer's judgement of move `n` (from its review): the most telling name first, the
+// others on demand.
 function judgedLine(n, judged) {
-  const names = (lang === 'zh' ? judged.judgement : judged.judgement_en).join(lang === 'zh' ? '、' : ', ');
-  return `${t('judged', n, colorName(judged.color === 'B' ? 'black' : 'white'), moveText(judged.move))}: ` +
-    `${names ? `${names} · ` : ''}${t('lost', judged.loss.toFixed(1))} · ${t('best_was', moveText(judged.best))} · ` +
-    t('winrate_line', Math.round(100 * judged.winrate_black), ...leadText(judged.score_lead_black));
+  const all = judgements(judged), shown = judgementsOpen ? all : all.slice(0, 1);
+  const names = shown.join(lang === 'zh' ? '、' : ', ');
+  const p = tag('p', 'judged', `${t('judged', n, colorName(judged.color === 'B' ? 'black' : 'white'), moveText(judged.move))}: ` +
+    `${names ? `${names} · ` : ''}${lossText(judged)} · ${t('best_was', moveText(judged.best))} · ` +
+    winrateText(judged.winrate_black, judged.score_lead_black));
+  if (all.length > 1) {
+    const more = tag('button', 'link', judgementsOpen ? t('fewer_names') : t('more_names', all.length - 1));
+    more.type = 'button';
+    more.id = 'more-judgements';
+    more.addEventListener('click', () => { judgementsOpen = !judgementsOpen; renderCommentary(); });
+    p.append(' ', more);
+  }
+  return p;
 }
 
 function termItem(term) {
@@ -51,7 +69,7 @@ export function renderCommentary() {
   if (terms.id !== S.gameId || terms.moves !== S.view.moves) loadTerms();
   const entry = terms.id === S.gameId && !S.line ? terms.list[n - 1] : null;
   const judged = judgedMove();
-  if (judged) box.append(tag('p', 'judged', judgedLine(n, judged)));
+  if (judged) box.append(judgedLine(n, judged));
   const next = nextJudged();
   if (next) {
     const side = colorName(next.color === 'B' ? 'black' : 'white');

@@ -44,6 +44,8 @@ const T = {
     review_legend: 'Line: Black\'s win rate. Shade: Black\'s lead. Red: mistakes (bigger, costlier). Click or drag to go to a move.',
     mistakes_none: 'No move lost 1.5 points or more.', lost: (x) => `lost ${x} points`, best_was: (m) => `best ${m}`,
     judged: (n, c, m) => `The computer on ${n}. ${c} ${m}`, winrate_line: (b, who, lead) => `Black ${b}% · ${who} leads by ${lead}`,
+    winrate_split: (b, who, lead) => `Black ${b}% · ${who} ahead by ${lead} on the count (the win rate and the lead disagree: a close position)`,
+    within_noise: (x, noise) => `lost ${x} ± ${noise} points, within the search's noise`,
     lead_legend: 'Black\'s lead in points by move (above the line Black leads).',
     analyse: 'Analyse', analyse_stop: 'Stop analysis', territory: 'territory (key t)',
     analysis_line: (m, w, lead, n) => `Best ${m}: ${w}% for the side to move, ${lead < 0 ? `behind by ${-lead}` : `ahead by ${lead}`}, ${n} visits`,
@@ -53,6 +55,10 @@ const T = {
     turn_of: (c) => `It is ${c}'s turn.`,
     click_to_vary: 'Click the board to play a variation from the position shown.',
     record: 'The record', replayed_chinese: 'replayed under the Chinese rules', result_recorded: 'result',
+    engine_network: (name, v) => `Judged by the network ${name}, ${v} visits a position.`,
+    engine_playouts: (n) => `Judged by the playout search, ${n} simulations a position.`,
+    time_left: (min) => (min < 1 ? 'under a minute left' : `about ${Math.round(min)} min left`),
+    review_quick: 'Quick review instead (playout search)',
     line_shown: (n, c, m, loss, best) => `Move ${n}: ${c} played ${m} (✕), losing ${loss} points; on the board, the computer's line from here, starting with ${best} (1).`,
     analysis_board: 'New analysis board', more_names: (n) => `${n} more`, fewer_names: 'fewer',
   },
@@ -91,6 +97,8 @@ const T = {
     review_legend: '曲线：黑方胜率。阴影：黑方领先目数。红点：失误（越大损失越多）。点击或拖动可跳到该手。',
     mistakes_none: '没有损失 1.5 目以上的棋。', lost: (x) => `损失 ${x} 目`, best_was: (m) => `应走 ${m}`,
     judged: (n, c, m) => `电脑评第 ${n} 手 ${c} ${m}`, winrate_line: (b, who, lead) => `黑胜率 ${b}% · ${who}领先 ${lead} 目`,
+    winrate_split: (b, who, lead) => `黑胜率 ${b}% · 数子${who}领先 ${lead} 目（胜率与目差不一致：局面接近）`,
+    within_noise: (x, noise) => `损失 ${x} ± ${noise} 目，在搜索的误差之内`,
     lead_legend: '每手后黑方领先的目数（线上为黑领先）。',
     analyse: '分析', analyse_stop: '停止分析', territory: '形势（按 t）',
     analysis_line: (m, w, lead, n) => `最佳 ${m}：行棋方胜率 ${w}%，${lead < 0 ? `落后 ${-lead}` : `领先 ${lead}`} 目，${n} 次访问`,
@@ -100,6 +108,10 @@ const T = {
     turn_of: (c) => `现在轮到${c}。`,
     click_to_vary: '点棋盘可从当前局面试下变化。',
     record: '棋谱信息', replayed_chinese: '按中国规则复盘', result_recorded: '结果',
+    engine_network: (name, v) => `由神经网络 ${name} 评判，每个局面 ${v} 次访问。`,
+    engine_playouts: (n) => `由模拟搜索评判，每个局面 ${n} 次模拟。`,
+    time_left: (min) => (min < 1 ? '剩不到一分钟' : `约剩 ${Math.round(min)} 分钟`),
+    review_quick: '改用快速复盘（模拟搜索）',
     line_shown: (n, c, m, loss, best) => `第 ${n} 手：${c}走了 ${m}（✕），损失 ${loss} 目；棋盘上是电脑从这里开始的下法，第一手 ${best}（1）。`,
     analysis_board: '新建研究棋盘', more_names: (n) => `还有 ${n} 个`, fewer_names: '收起',
   },
@@ -118,7 +130,12 @@ const REASONS_ZH = {
   place_stones_first: '黑方先摆放让子', no_handicap_to_place: '没有要摆放的让子', handicap_stones: '让子的位置或数目不对',
   name_long: '名字最多 40 个字', name_empty: '名字不能为空', name_unprintable: '名字只能用看得见的字符',
   rang_xian_handicap: '让先是不让子的对局：不能同时让子', handicap_count: '这个棋盘不能让这么多子',
-  no_handicap: '这个棋盘太小，不能让子', sgf_unreadable: '不是可以读的 SGF 棋谱', sgf_replay: '棋谱不能按中国规则复盘',
+  no_handicap: '这个棋盘太小，不能让子', sgf_unreadable: '不是可以读的 SGF 棋谱', sgf_replay: (p, c, e) => {
+    const cause = REASONS_ZH[e?.cause];
+    const why = typeof cause === 'function' ? cause(p, c) : cause;
+    if (!e?.number) return '棋谱不能按中国规则复盘';
+    return `棋谱第 ${e.number} 手${c ? `（${t(c)} ${p ?? ''}）`.replace(' ）', '）') : ''}不能按中国规则复盘${why ? `：${why}` : ''}`;
+  },
   sgf_empty: '棋谱里没有棋步，也没有棋局信息', sgf_none: '文件里没有 SGF 棋局', stale_move: '棋局已经变了，请再试一次', review_only: '导入的对局只供复盘',
 };
 
@@ -146,7 +163,7 @@ export const leadText = (leadBlack) => [colorName(leadBlack < 0 ? 'white' : 'bla
 export function refusal(e) {
   const zh = lang === 'zh' && REASONS_ZH[e.reason];
   if (!zh) return e.message.replace(/^(then|moves): move \d+ \([^)]*\): /, '');
-  return typeof zh === 'function' ? zh(e.point, e.color) : zh;
+  return typeof zh === 'function' ? zh(e.point, e.color, e) : zh;
 }
 
 // The page's fixed words (elements marked data-t, placeholders marked data-tp).

@@ -37,19 +37,65 @@ export const judgedMove = () => {
   return S.study.id === S.gameId && S.study.review ? S.study.review.moves[n - 1] : undefined;
 };
 
+// The pace of the review running: its progress when first seen, to tell the time it has left.
+let pace = null;
+
+// Minutes left of a running review, from its pace since the page first saw it running.
+function minutesLeft(r) {
+  const key = `${r.game}:${r.engine}:${r.strength}`, now = performance.now();
+  if (r.state !== 'running') {
+    pace = null;
+    return null;
+  }
+  if (!pace || pace.key !== key || r.progress < pace.progress) pace = { key, at: now, progress: r.progress };
+  const done = r.progress - pace.progress;
+  return done > 0 ? (now - pace.at) / done * (1 - r.progress) / 60000 : null;
+}
+
+// Which engine judges, and how hard.
+function engineText(r) {
+  if (!r || !r.engine) return '';
+  if (r.engine.startsWith('network:')) return t('engine_network', r.engine.slice('network:'.length), r.strength);
+  return t('engine_playouts', r.strength);
+}
+
+// A move's judgements in the page's language: the most telling first, then the others.
+export const judgements = (m) => (lang === 'zh' ? m.judgement : m.judgement_en);
+
+// What a move lost, or that its loss is within the search's noise.
+export const lossText = (m) => (m.loss < (m.loss_noise ?? 0)
+  ? t('within_noise', m.loss.toFixed(1), m.loss_noise.toFixed(1)) : t('lost', m.loss.toFixed(1)));
+
 export function renderStudy() {
   const box = $('#study');
   box.hidden = !studyOpen();
   if (box.hidden) return;
   const r = S.study.id === S.gameId ? S.study.review : null;
   const start = $('#review-start');
-  start.hidden = Boolean(r && r.state !== 'failed');
+  start.hidden = Boolean(r && !['failed', 'cancelled'].includes(r.state));
   start.textContent = t(r ? 'review_again' : 'review_start');
+  const left = r ? minutesLeft(r) : null;
   $('#review-progress').textContent = !r ? '' : r.state === 'queued' ? t('review_queued')
-    : r.state === 'running' ? t('review_running', Math.round(100 * r.progress))
+    : r.state === 'running' ? `${t('review_running', Math.round(100 * r.progress))}${left === null ? '' : ` · ${t('time_left', left)}`}`
       : r.state === 'failed' ? t('review_failed', r.error ?? '') : '';
+  $('#review-engine').textContent = engineText(r);
+  // A network review of a large board, or a slow one, may give way to the quick one.
+  const slow = S.view.size >= 13 || (left !== null && left > 1);
+  $('#review-quick').hidden = !(r && ['queued', 'running'].includes(r.state) && r.engine.startsWith('network:') && slow);
   renderGraph(r);
   renderMistakes(r);
+}
+
+// The review asked again of the playout search (the network's cancelled first).
+async function quickReview() {
+  const id = S.gameId;
+  try {
+    await api('DELETE', `/api/games/${id}/review`).catch(() => {});
+    const r = await api('POST', `/api/games/${id}/review`, { playouts: 1000 });
+    if (S.gameId === id) reviewChanged(r);
+  } catch (e) {
+    say(refusal(e), true);
+  }
 }
 
 function renderGraph(r) {
@@ -135,9 +181,12 @@ function renderMistakes(r) {
   }
   for (const n of r.mistakes) {
     const m = r.moves[n - 1];
-    const judgement = (lang === 'zh' ? m.judgement : m.judgement_en).join(lang === 'zh' ? '、' : ', ');
+    // The most telling judgement; all of them on hover.
+    const [first, ...rest] = judgements(m);
+    const judgement = first ? ` · ${first}${rest.length ? ` +${rest.length}` : ''}` : '';
     const b = tag('button', 'mistake', `${n}. ${colorName(m.color === 'B' ? 'black' : 'white')} ${moveText(m.move)} — ` +
-      `${t('lost', m.loss.toFixed(1))}${judgement ? ` · ${judgement}` : ''} · ${t('best_was', m.best)}`);
+      `${t('lost', m.loss.toFixed(1))}${judgement} · ${t('best_was', m.best)}`);
+    b.title = judgements(m).join(lang === 'zh' ? '、' : ', ');
     b.type = 'button';
     b.dataset.move = n;
     // The choice point: the position before the mistake, where its better line is drawn.
@@ -178,6 +227,7 @@ export function drawBestLine(svg, v) {
 }
 
 export function init() {
+  $('#review-quick').addEventListener('click', quickReview);
   $('#review-start').addEventListener('click', async () => {
     const id = S.gameId;
     try {

@@ -447,6 +447,11 @@ async function refusalsShowWhereThePlayerActed(browser) {
   await page.waitForFunction(() => [...document.querySelectorAll('#recent-list li')].every((li) => /手|^[0-9a-f]+$/.test(li.textContent)));
   await upload('broken.sgf', 'not a game at all');
   await page.waitForFunction(() => /没有 SGF 棋局/.test(document.querySelector('#upload-error')?.textContent));
+  // A record the rules refuse: the move, its point and why, in Chinese as in English.
+  await upload('illegal.sgf', '(;GM[1]FF[4]SZ[9];B[ee];W[ee])');
+  await page.waitForFunction(() => /第 2 手/.test(document.querySelector('#upload-error')?.textContent));
+  const zhReplay = await text(page, '#upload-error');
+  check(zhReplay === 'illegal.sgf: 棋谱第 2 手（白 E5）不能按中国规则复盘：E5 已有棋子', `the replay's refusal in Chinese: ${zhReplay}`);
   await page.locator('#lang').click();
   // The same file again is read again (and refused again); a good one opens for review.
   await page.evaluate(() => { document.querySelector('#upload-error').textContent = ''; });
@@ -497,11 +502,18 @@ async function studyAGame(browser) {
     || document.querySelectorAll('#review-mistakes li').length > 0);
   await page.waitForFunction(() => document.querySelectorAll('#review-mistakes li').length > 0, null, { timeout: 90000 });
   await page.screenshot({ path: path.join(shots, '10-review.png') });
+  // Which engine judged: this server has no network, so the playout search at the default.
+  const engine = await text(page, '#review-engine');
+  check(engine === 'Judged by the playout search, 1000 simulations a position.', `the engine said: ${engine}`);
+  check(await page.locator('#review-quick').isHidden(), 'no quick review offered for a playout review');
   check(await page.locator('#review-graph path.graph-winrate').count() === 1, 'the win-rate graph is drawn');
   check(await page.locator('#review-graph path.graph-lead').count() === 1, 'the lead graph is drawn');
   const mistakes = page.locator('#review-mistakes button.mistake');
   const count = await mistakes.count();
   check(count > 0 && await page.locator('#review-graph circle.graph-mistake').count() === count, `the ${count} mistakes are marked on the graph`);
+  // One judgement a mistake, the most telling; the others on hover.
+  const lines = await mistakes.evaluateAll((bs) => bs.map((b) => b.textContent));
+  check(lines.every((l) => /^\d+\. \S+ \S+ — lost [0-9.]+ points( · [^,·]+( \+\d+)?)? · best \S+$/.test(l)), `one judgement a mistake: ${lines.join(' | ')}`);
   const losses = await mistakes.evaluateAll((bs) => bs.map((b) => Number(/lost ([0-9.]+)/.exec(b.textContent)[1])));
   check(losses.every((l, i) => i === 0 || losses[i - 1] >= l), `biggest first: ${losses}`);
   // The biggest mistake: the board goes to the position before it (the choice point), the

@@ -1,0 +1,74 @@
+// The page on a server with KataGo's network (`tengen serve --model`), driven by playwright-core:
+// node network_test.js URL SCREENSHOT_DIR. "Review the game" is the network's, the page says
+// which engine judged, and a 19×19 network review offers the quick playout review instead.
+// Prints "network test passed" at the end; any failure throws (exit code 1).
+'use strict';
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const path = require('path');
+
+const [base, shots] = process.argv.slice(2);
+const check = (ok, what) => { if (!ok) throw new Error(`failed: ${what}`); };
+const text = (page, selector) => page.locator(selector).textContent();
+
+async function upload(page, name, sgf) {
+  await page.goto(base + '/games');
+  await page.locator('#upload input[type=file]').setInputFiles({ name, mimeType: 'application/x-go-sgf', buffer: Buffer.from(sgf) });
+  await page.waitForURL(/\/games\/[0-9a-f]+$/);
+  await page.locator('#review-start').waitFor({ state: 'visible' });
+}
+
+// A 9×9 record reviewed by the network at the server's default visits (4 here).
+async function aNetworkReview(page) {
+  await upload(page, 'nine.sgf', '(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cg];B[gc];W[ii];B[dg];W[cc])');
+  await page.locator('#review-start').click();
+  await page.waitForFunction(() => document.querySelectorAll('#review-mistakes li').length > 0, null, { timeout: 60000 });
+  const engine = await text(page, '#review-engine');
+  check(engine === 'Judged by the network b10c384h6nbttflrs, 4 visits a position.', `the engine said: ${engine}`);
+  check(await page.locator('#review-quick').isHidden(), 'nothing to offer once done');
+  await page.screenshot({ path: path.join(shots, 'net-1-review.png') });
+}
+
+// A 19×19 record: while the network reviews it, the quick playout review is offered; taken, the
+// page says the playout search judged.
+async function aQuickReviewInstead(page) {
+  await upload(page, 'nineteen.sgf',
+    '(;GM[1]FF[4]SZ[19]KM[7.5];B[pd];W[dp];B[pp];W[dd];B[fq];W[cn];B[jp];W[qf];B[nc];W[rd];B[qc];W[qi])');
+  await page.locator('#review-start').click();
+  await page.locator('#review-quick').waitFor({ state: 'visible', timeout: 30000 });
+  const engine = await text(page, '#review-engine');
+  check(engine.startsWith('Judged by the network'), `a network review at first: ${engine}`);
+  await page.screenshot({ path: path.join(shots, 'net-2-review-19.png') });
+  await page.locator('#review-quick').click();
+  await page.waitForFunction(() => document.querySelector('#review-engine').textContent.startsWith('Judged by the playout search'), null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelectorAll('#review-mistakes li').length > 0, null, { timeout: 120000 });
+  check(await text(page, '#review-engine') === 'Judged by the playout search, 1000 simulations a position.', 'the quick review said');
+  await page.screenshot({ path: path.join(shots, 'net-3-quick.png') });
+}
+
+(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
+    try {
+      await aNetworkReview(page);
+      await aQuickReviewInstead(page);
+    } catch (e) {
+      await page.screenshot({ path: path.join(shots, 'net-failure.png') }).catch(() => {});
+      console.error(`page (${page.url()}): ${await text(page, '#review-progress').catch(() => '')} ${await text(page, '#message').catch(() => '')}`);
+      throw e;
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log('network test passed');
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
