@@ -8,7 +8,7 @@ use tengen_core::{Board, Color, IllegalMove, Point, Setup};
 
 use crate::geometry::{Class, D4, Dir, Geo, N4, V, add, cheb, d2, mul, neg, perps, sub, v};
 use crate::reader::{Reader, neighbours};
-use crate::term::{Term, rank, term};
+use crate::term::{Kind as TermKind, Term, rank, term};
 
 /// A move already played, with the board before it: what the history-dependent names (class
 /// H: 滚打, 找劫, 应劫) look at.
@@ -62,6 +62,11 @@ pub struct MoveNames {
     pub adjacent: Vec<Adjacent>,
     /// The board names, most specific first (no evaluative names).
     pub terms: Vec<Term>,
+    /// How many of `terms`, from the first, say what the move does — its tactic, contact,
+    /// shape and opening names, and its point's name (天元, 星, 小目 …) only when it is the
+    /// first stone of an empty area; the point's and the region's names after them say where
+    /// it stands. A reader that shows a few names shows these.
+    pub main: usize,
 }
 
 /// Names `color`'s move at `p` on `board` (terms.md §3.2), after `recent`.
@@ -73,6 +78,15 @@ pub fn name_move(board: &Board, color: Color, p: Point, recent: &Recent) -> Resu
     board.check(p, color)?;
     let ctx = Ctx::new(board, color, p, recent);
     let names = ctx.names();
+    let opening = ctx.first_in_its_area();
+    let main = names
+        .iter()
+        .take_while(|n| match term(n).kind {
+            TermKind::Region => false,
+            TermKind::Position => opening,
+            _ => true,
+        })
+        .count();
     let mut adjacent = Vec::new();
     for q in neighbours(board, p) {
         if board.get(q) == Some(!color) {
@@ -89,6 +103,7 @@ pub fn name_move(board: &Board, color: Color, p: Point, recent: &Recent) -> Resu
         own_liberties: ctx.b1.liberties(p),
         adjacent,
         terms: names.into_iter().map(|n| term(&n)).collect(),
+        main,
     })
 }
 
@@ -142,6 +157,17 @@ impl<'a> Ctx<'a> {
 
     fn own(&self, q: V) -> bool {
         self.g.is(&self.cb, q, self.c)
+    }
+
+    /// Whether no stone stands near the move (within three lines on 19 × 19, two on smaller
+    /// boards): the first stone of an empty corner, side or centre, whose point's name (小目,
+    /// 星 …) says what it is. Later in a game the same point is a fight's, not an opening's.
+    fn first_in_its_area(&self) -> bool {
+        let reach = if self.g.n >= 19 { 3 } else { 2 };
+        self.b0.points().all(|q| {
+            let (x, y) = v(q);
+            self.b0.get(q).is_none() || (x - self.p.0).abs() > reach || (y - self.p.1).abs() > reach
+        })
     }
     fn opp(&self, q: V) -> bool {
         self.g.is(&self.cb, q, self.o)

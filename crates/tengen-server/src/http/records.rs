@@ -163,6 +163,10 @@ pub(crate) struct MoveTerms {
     mv: Move,
     /// The names, most specific first (docs/terms.md of the shared material).
     terms: Vec<TermView>,
+    /// How many of `terms`, from the first, say what the move does (tactic, contact, shape,
+    /// opening; its point's name only for the first stone of an empty area): a page that shows
+    /// a few shows these, the rest (where it stands) on demand.
+    main: usize,
 }
 
 /// One Go term (术语).
@@ -191,9 +195,9 @@ async fn terms(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Resul
         let mut commentary = tengen_terms::Commentary::new(&game.truncated(0));
         let mut out = Vec::with_capacity(game.moves().len());
         for (i, &(color, mv)) in game.moves().iter().enumerate() {
-            let names = match mv {
-                Move::Play(p) => commentary.name(color, p).map(|n| n.terms).unwrap_or_default(),
-                Move::Pass => Vec::new(),
+            let (names, main) = match mv {
+                Move::Play(p) => commentary.name(color, p).map(|n| (n.terms, n.main)).unwrap_or_default(),
+                Move::Pass => (Vec::new(), 0),
             };
             let terms = names
                 .into_iter()
@@ -208,7 +212,7 @@ async fn terms(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Resul
                     ja: t.ja,
                 })
                 .collect();
-            out.push(MoveTerms { number: i + 1, color, mv, terms });
+            out.push(MoveTerms { number: i + 1, color, mv, terms, main });
             if commentary.play(color, mv).is_err() {
                 break;
             }

@@ -78,12 +78,16 @@ export function renderCommentary() {
   if (!entry || !entry.terms.length) return;
   box.append(tag('h3', '', `${t('commentary')} · ${n}. ${colorName(entry.color)} ${moveText(entry.move)}`));
   const list = tag('ul', 'terms');
-  // The most specific names first; the rest on demand.
-  const folded = entry.terms.length > NAMES_SHOWN && !namesOpen;
-  for (const term of folded ? entry.terms.slice(0, NAMES_SHOWN) : entry.terms) list.append(termItem(term));
+  // The names that say what the move does, the most specific first (at most three); where it
+  // stands (its point, its region) and the rest on demand.
+  // A move that none of them names is said by its region (角, 边, 中腹).
+  const main = Math.min(NAMES_SHOWN, entry.main ?? NAMES_SHOWN);
+  const first = main > 0 ? entry.terms.slice(0, main) : entry.terms.filter((x) => x.kind === 'region');
+  const rest = entry.terms.filter((x) => !first.includes(x));
+  for (const term of namesOpen ? [...first, ...rest] : first) list.append(termItem(term));
   box.append(list);
-  if (entry.terms.length > NAMES_SHOWN) {
-    const more = tag('button', 'link', namesOpen ? t('fewer_names') : t('more_names', entry.terms.length - NAMES_SHOWN));
+  if (rest.length) {
+    const more = tag('button', 'link', namesOpen ? t('fewer_names') : t('more_names', rest.length));
     more.type = 'button';
     more.id = 'more-names';
     more.addEventListener('click', () => { namesOpen = !namesOpen; renderCommentary(); });
