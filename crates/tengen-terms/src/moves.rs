@@ -1052,7 +1052,11 @@ impl<'a> Ctx<'a> {
             let diag: Vec<V> = g.d4(p).filter(|&q| self.opp(q)).collect();
             if diag.len() == 1 {
                 let t = diag[0];
-                if (2..=4).contains(&g.line(t)) && g.line(p) == g.line(t) + 1 {
+                // In a corner P is no nearer to either edge than T: a diagonal on the edge's
+                // side of a corner stone is no shoulder hit (both shoulders are P's neighbours,
+                // empty as P touches no stone).
+                let edge_side = g.region(t) == "角" && (0..2).any(|a| g.axis_line(p, a) < g.axis_line(t, a));
+                if (2..=4).contains(&g.line(t)) && g.line(p) == g.line(t) + 1 && !edge_side {
                     out.add("肩冲");
                 }
             }
