@@ -592,24 +592,8 @@ impl<'a> Ctx<'a> {
                 out.add("连");
             }
         }
-        if g.line(p) <= 2 && self.libs1() >= 2 {
-            let mut near: Vec<Point> = Vec::new();
-            for r in g.within(p, 2) {
-                if !self.own(r) {
-                    continue;
-                }
-                let d = sub(r, p);
-                let ok = cheb(r, p) == 1 || ((d.0 == 0 || d.1 == 0) && self.between_empty(p, r));
-                if ok {
-                    near.push(self.pt(r));
-                }
-            }
-            let lp = g.line(p);
-            if distinct_chains(&self.cb, near.into_iter()).len() >= 2
-                && g.within(p, 1).any(|r| self.opp(r) && g.line(r) == lp + 1)
-            {
-                out.add("渡");
-            }
+        if g.line(p) <= 2 && self.libs1() >= 2 && self.bridges_along_the_edge() {
+            out.add("渡");
         }
         // §7.10 补
         if opp_n.is_empty() && self.cutting_points(&self.b1) < self.cutting_points(self.b0) {
@@ -634,6 +618,40 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether the points strictly between `a` and `b` (on one line) are empty.
+    /// 渡 (§7.3, seed 000: linking two parts "在棋盘三路以下的边线上"): own stones of two
+    /// different chains near `P` (touching, diagonal, or one point away on a line with the middle
+    /// empty), one on each side of `P` along its edge — a link along the edge, not a plain
+    /// connection of a stone above to one beside —, under an opponent stone on the next line
+    /// within one point.
+    fn bridges_along_the_edge(&self) -> bool {
+        let (g, p) = (self.g, self.p);
+        let lp = g.line(p);
+        if !g.within(p, 1).any(|r| self.opp(r) && g.line(r) == lp + 1) {
+            return false;
+        }
+        // The axes the edge runs along: the one of the nearest edge, both in a corner.
+        let axes: Vec<usize> = match g.edge_frame(p) {
+            Some((normal, _)) => vec![1 - normal],
+            None => vec![0, 1],
+        };
+        axes.into_iter().any(|axis| {
+            let side = |sign: i32| -> Vec<Point> {
+                g.within(p, 2)
+                    .filter(|&r| self.own(r))
+                    .filter(|&r| {
+                        let d = sub(r, p);
+                        let along = if axis == 0 { d.0 } else { d.1 };
+                        along.signum() == sign
+                            && (cheb(r, p) == 1 || ((d.0 == 0 || d.1 == 0) && self.between_empty(p, r)))
+                    })
+                    .map(|r| self.pt(r))
+                    .collect()
+            };
+            let (before, after) = (side(-1), side(1));
+            before.iter().any(|&a| after.iter().any(|&b| !self.cb.same_chain(a, b)))
+        })
+    }
+
     fn between_empty(&self, a: V, b: V) -> bool {
         let d = sub(b, a);
         let n = d.0.abs().max(d.1.abs());
