@@ -7,6 +7,7 @@ use tengen_core::{Color, Move};
 
 use crate::record::Record;
 use crate::replay::to_move;
+use crate::write::has_move;
 
 /// A variation: moves after the main line's first `at` moves, to a leaf of the record's tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +44,7 @@ impl Record {
         let mut out: Vec<Line> = Vec::new();
         let mut played = 0;
         for node in self.main_line() {
-            played += usize::from(node.properties().any(|p| matches!(p, Prop::B(_) | Prop::W(_))));
+            played += usize::from(has_move(node));
             // Each branch off the main line, walked without recursion (a record may be deep).
             let mut stack: Vec<Branch<'_>> =
                 node.children.iter().skip(1).rev().map(|child| (child, Vec::new())).collect();

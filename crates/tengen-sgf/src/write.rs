@@ -172,7 +172,7 @@ fn step(node: &mut SgfNode<Prop>, found: Option<usize>, prop: Prop) -> &mut SgfN
 }
 
 /// Whether `node` holds a move.
-fn has_move(node: &SgfNode<Prop>) -> bool {
+pub(crate) fn has_move(node: &SgfNode<Prop>) -> bool {
     node.properties().any(|p| matches!(p, Prop::B(_) | Prop::W(_)))
 }
 

@@ -163,11 +163,7 @@ impl<'a> Ctx<'a> {
     /// boards): the first stone of an empty corner, side or centre, whose point's name (小目,
     /// 星 …) says what it is. Later in a game the same point is a fight's, not an opening's.
     fn first_in_its_area(&self) -> bool {
-        let reach = if self.g.n >= 19 { 3 } else { 2 };
-        self.b0.points().all(|q| {
-            let (x, y) = v(q);
-            self.b0.get(q).is_none() || (x - self.p.0).abs() > reach || (y - self.p.1).abs() > reach
-        })
+        !self.stone_within(self.p, if self.g.n >= 19 { 3 } else { 2 })
     }
     fn opp(&self, q: V) -> bool {
         self.g.is(&self.cb, q, self.o)
@@ -617,7 +613,6 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Whether the points strictly between `a` and `b` (on one line) are empty.
     /// 渡 (§7.3, seed 000: linking two parts "在棋盘三路以下的边线上"): own stones of two
     /// different chains near `P` (touching, diagonal, or one point away on a line with the middle
     /// empty), one on each side of `P` along its edge — a link along the edge, not a plain
@@ -630,11 +625,12 @@ impl<'a> Ctx<'a> {
             return false;
         }
         // The axes the edge runs along: the one of the nearest edge, both in a corner.
-        let axes: Vec<usize> = match g.edge_frame(p) {
-            Some((normal, _)) => vec![1 - normal],
-            None => vec![0, 1],
+        let axes: &[usize] = match g.edge_frame(p) {
+            Some((0, _)) => &[1],
+            Some(_) => &[0],
+            None => &[0, 1],
         };
-        axes.into_iter().any(|axis| {
+        axes.iter().any(|&axis| {
             let side = |sign: i32| -> Vec<Point> {
                 g.within(p, 2)
                     .filter(|&r| self.own(r))
@@ -652,6 +648,7 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// Whether the points strictly between `a` and `b` (on one line) are empty.
     fn between_empty(&self, a: V, b: V) -> bool {
         let d = sub(b, a);
         let n = d.0.abs().max(d.1.abs());

@@ -1,18 +1,10 @@
 //! Names a teacher doubted, each a position with the name the seeds' words give (terms.md and
 //! its seed definitions decide).
 
-use serde_json::{Value, json};
-use tengen_terms::answer;
+use serde_json::json;
 
-fn names(req: &Value) -> Vec<String> {
-    let a: Value = serde_json::from_str(&answer(&req.to_string())).unwrap();
-    a["terms"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no terms in {a}"))
-        .iter()
-        .map(|t| t["zh"].as_str().unwrap().to_owned())
-        .collect()
-}
+mod common;
+use common::names;
 
 #[test]
 fn a_shoulder_hit_is_on_the_centre_side_with_both_shoulders_empty() {

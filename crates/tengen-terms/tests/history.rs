@@ -2,17 +2,11 @@
 //! with their preludes written out, and near misses without the history they need.
 
 use serde_json::{Value, json};
-use tengen_terms::answer;
+
+mod common;
 
 fn names(req: &Value) -> String {
-    let a: Value = serde_json::from_str(&answer(&req.to_string())).unwrap();
-    a["terms"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no terms in {a}"))
-        .iter()
-        .map(|t| t["zh"].as_str().unwrap().to_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
+    common::names(req).join(" ")
 }
 
 #[test]

@@ -113,17 +113,17 @@ impl RecordSummary {
     /// # Errors
     /// 500 when the record or its game information does not read.
     pub fn of_import(text: &str) -> Result<RecordSummary, ApiError> {
-        let (record, branch_points) = tengen_sgf::Record::read_main_line(text).map_err(|e| ApiError::internal(&e))?;
-        let mut summary = RecordSummary::with(&record, branch_points)?;
-        let limits = tengen_sgf::Limits { nodes: LINES_FROM_NODES, ..tengen_sgf::Limits::default() };
-        if branch_points > 0
-            && tengen_sgf::measure(text, &limits).is_ok()
+        // A small record is read whole, once, for its variations too.
+        let small = tengen_sgf::Limits { nodes: LINES_FROM_NODES, ..tengen_sgf::Limits::default() };
+        if tengen_sgf::measure(text, &small).is_ok()
             && let Ok(whole) = tengen_sgf::Record::read(text)
-            && let Ok(info) = whole.info()
         {
-            summary.lines = whole.variation_lines(info.size, MAX_LINES);
+            let mut summary = RecordSummary::of(&whole)?;
+            summary.lines = whole.variation_lines(summary.info.size, MAX_LINES);
+            return Ok(summary);
         }
-        Ok(summary)
+        let (record, branch_points) = tengen_sgf::Record::read_main_line(text).map_err(|e| ApiError::internal(&e))?;
+        RecordSummary::with(&record, branch_points)
     }
 
     /// Its estimated bytes.

@@ -2,7 +2,7 @@
 // creation of the game, whose seat this browser takes.
 import { $, formError } from './dom.js';
 import { t, colorName, refusal } from './i18n.js';
-import { S } from './store.js';
+import { S, other } from './store.js';
 import { api } from './api.js';
 import { link, remember } from './seats.js';
 import { show, route } from './main.js';
@@ -42,7 +42,7 @@ export async function createGame(body) {
   const { id, color } = created;
   remember(id, { token: created.token, color });
   if (created.friend_token) {
-    sessionStorage.setItem(`tengen-friend-${id}`, link(id, created.friend_token, color === 'black' ? 'white' : 'black'));
+    sessionStorage.setItem(`tengen-friend-${id}`, link(id, created.friend_token, other(color)));
   }
   const nigiri = created.game.nigiri;
   if (nigiri) sessionStorage.setItem(`tengen-nigiri-${id}`, t('nigiri_shown', nigiri.guess_odd, nigiri.handful, colorName(color)));

@@ -2,7 +2,7 @@
 // socket): its state, the win-rate and lead graphs, the list of mistakes, the best line.
 import { $, say, tag } from './dom.js';
 import { lang, t, colorName, moveText, refusal } from './i18n.js';
-import { S, render } from './store.js';
+import { S, render, other } from './store.js';
 import { api } from './api.js';
 import { el, drawLine, drawPlayed, vertexAt } from './board.js';
 import { analysisShown } from './analysis.js';
@@ -212,7 +212,7 @@ export const nextJudged = () => {
 export function drawBestLine(svg, v) {
   const m = nextJudged();
   if (!m || analysisShown()) return;
-  const toMove = m.color === 'B' ? 'black' : 'white', other = toMove === 'black' ? 'white' : 'black';
+  const toMove = m.color === 'B' ? 'black' : 'white', answer = other(toMove);
   const taken = new Set(), stones = [];
   m.pv.slice(0, 6).forEach((vertex, i) => {
     if (vertex === 'pass' || taken.has(vertex)) return;
@@ -220,7 +220,7 @@ export function drawBestLine(svg, v) {
     // Points the board or the line already holds are left as they are.
     if (c < 0 || v.board[v.size - 1 - r][c] !== '.') return;
     taken.add(vertex);
-    stones.push({ vertex, color: i % 2 === 0 ? toMove : other, number: i + 1 });
+    stones.push({ vertex, color: i % 2 === 0 ? toMove : answer, number: i + 1 });
   });
   drawLine(svg, v, stones);
   if (m.move !== 'pass' && !taken.has(m.move)) drawPlayed(svg, v, m.move);

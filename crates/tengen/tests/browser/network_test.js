@@ -3,13 +3,8 @@
 // which engine judged, and a 19×19 network review offers the quick playout review instead.
 // Prints "network test passed" at the end; any failure throws (exit code 1).
 'use strict';
-const { chromium } = require('playwright-core');
-const fs = require('fs');
 const path = require('path');
-
-const [base, shots] = process.argv.slice(2);
-const check = (ok, what) => { if (!ok) throw new Error(`failed: ${what}`); };
-const text = (page, selector) => page.locator(selector).textContent();
+const { base, shots, check, text, run } = require('./common.js');
 
 async function upload(page, name, sgf) {
   await page.goto(base + '/games');
@@ -46,29 +41,15 @@ async function aQuickReviewInstead(page) {
   await page.screenshot({ path: path.join(shots, 'net-3-quick.png') });
 }
 
-(async () => {
-  fs.mkdirSync(shots, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
-    try {
-      await aNetworkReview(page);
-      await aQuickReviewInstead(page);
-    } catch (e) {
-      await page.screenshot({ path: path.join(shots, 'net-failure.png') }).catch(() => {});
-      console.error(`page (${page.url()}): ${await text(page, '#review-progress').catch(() => '')} ${await text(page, '#message').catch(() => '')}`);
-      throw e;
-    }
-  } finally {
-    await browser.close();
-  }
-  console.log('network test passed');
-})().catch((e) => {
-  console.error(e);
-  process.exit(1);
+let page = null;
+run('network test', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
+  await aNetworkReview(page);
+  await aQuickReviewInstead(page);
+}, async () => {
+  if (!page) return;
+  await page.screenshot({ path: path.join(shots, 'net-failure.png') }).catch(() => {});
+  console.error(`page (${page.url()}): ${await text(page, '#review-progress').catch(() => '')} ${await text(page, '#message').catch(() => '')}`);
 });

@@ -1,12 +1,10 @@
 // The page in a real Chromium, driven by playwright-core: node page_test.js URL SCREENSHOT_DIR
 // Prints "page test passed" at the end; any failure throws (exit code 1).
 'use strict';
-const { chromium } = require('playwright-core');
 const fs = require('fs');
 const path = require('path');
+const { base, shots, check, text, run } = require('./common.js');
 
-const [base, shots] = process.argv.slice(2);
-const check = (ok, what) => { if (!ok) throw new Error(`failed: ${what}`); };
 const { spawn } = require('child_process');
 const readline = require('readline');
 
@@ -36,7 +34,6 @@ const HOOKS = () => {
   window.Notification.requestPermission = async () => 'granted';
 };
 
-const text = (page, selector) => page.locator(selector).textContent();
 const inUpperRight = (vertex, n) => 'ABCDEFGHJKLMNOPQRST'.indexOf(vertex[0]) * 2 > n - 1 && (Number(vertex.slice(1)) - 1) * 2 > n - 1;
 
 async function gameAgainstTheComputer(browser) {
@@ -711,37 +708,23 @@ async function anAnalysisBoard(browser) {
   await page.context().close();
 }
 
-(async () => {
-  fs.mkdirSync(shots, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  try {
-    await gameAgainstTheComputer(browser);
-    await gameBetweenFriends(browser);
-    await overtimeCountsDown(browser);
-    await theCountExplainsItself(browser);
-    await settingsRematchAndMyGames(browser);
-    await connectionLost(browser);
-    await refusalsShowWhereThePlayerActed(browser);
-    await studyAGame(browser);
-    await aCommentedRecord(browser);
-    await anAnalysisBoard(browser);
-  } catch (e) {
-    // What the page showed when it failed: a screenshot and its text.
-    for (const [i, page] of pages.entries()) {
-      if (page.isClosed()) continue;
-      await page.screenshot({ path: path.join(shots, `failure-${i}.png`) }).catch(() => {});
-      const text = await page.evaluate(() => ['#status', '#message', '#step-label'].map((s) => document.querySelector(s)?.textContent)).catch(() => []);
-      console.error(`page ${i} (${page.url()}): ${JSON.stringify(text)}`);
-    }
-    throw e;
-  } finally {
-    await browser.close();
+run('page test', async (browser) => {
+  await gameAgainstTheComputer(browser);
+  await gameBetweenFriends(browser);
+  await overtimeCountsDown(browser);
+  await theCountExplainsItself(browser);
+  await settingsRematchAndMyGames(browser);
+  await connectionLost(browser);
+  await refusalsShowWhereThePlayerActed(browser);
+  await studyAGame(browser);
+  await aCommentedRecord(browser);
+  await anAnalysisBoard(browser);
+}, async () => {
+  // What the page showed when it failed: a screenshot and its text.
+  for (const [i, page] of pages.entries()) {
+    if (page.isClosed()) continue;
+    await page.screenshot({ path: path.join(shots, `failure-${i}.png`) }).catch(() => {});
+    const shown = await page.evaluate(() => ['#status', '#message', '#step-label'].map((s) => document.querySelector(s)?.textContent)).catch(() => []);
+    console.error(`page ${i} (${page.url()}): ${JSON.stringify(shown)}`);
   }
-  console.log('page test passed');
-})().catch((e) => {
-  console.error(e);
-  process.exit(1);
 });
