@@ -301,7 +301,7 @@ impl<'a> Ctx<'a> {
             && earlier.color == c
             && last.before.stone_count(c) > b0.stone_count(c)
             && atari_or_throw_in(&earlier.before, c, r)
-            && ataris.iter().any(|&(w, _)| b0.same_chain(w, q))
+            && ataris.iter().any(|&(w, l)| b0.same_chain(w, q) && squeezed(b1, w, l, o))
         {
             out.add("滚打");
         }
@@ -496,6 +496,23 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        // 挡 that is also a hane: the opponent's line runs along or towards the edge low on the
+        // board and points at P, and the own stone beside its head is diagonal to P (扳 names
+        // the shape, 挡 what it does; a hane at the head towards the centre stays 扳).
+        if own_n.is_empty() {
+            for &t in &opp_n {
+                let f = sub(p, t);
+                if self.opp(sub(t, f))
+                    && self.same_chain(&self.cb, t, sub(t, f))
+                    && !self.opp(add(p, f))
+                    && perps(f).iter().any(|&e| self.own(add(t, e)) && self.empty(add(p, e)))
+                    && self.g.step(t, p).class != Dir::Up
+                    && self.g.line(p) <= 3
+                {
+                    out.add("挡");
+                }
+            }
+        }
         // §7.6 接, 粘
         let own_chains = distinct_chains(&self.cb, own_n.iter().map(|&q| self.pt(q)));
         if own_chains.len() >= 2 {
@@ -595,8 +612,11 @@ impl<'a> Ctx<'a> {
         if opp_n.is_empty() && self.cutting_points(&self.b1) < self.cutting_points(self.b0) {
             out.add("补");
         }
-        // §8.1–8.4 the attach family
-        if !opp_n.is_empty() && own_n.is_empty() && own_d.is_empty() && !cut9 && !out.has("点") && !clamp {
+        // §8.1–8.4 the attach family; an own diagonal stone rules it out only when the move is
+        // named by the diagonal's contact (扳, 尖顶, 纽十字): a 尖 that touches a stone on its far
+        // side is also 靠 (seed: "在有己方棋子作策应的情况下").
+        let diagonal_contact = out.any(&["扳", "尖顶", "纽十字"]);
+        if !opp_n.is_empty() && own_n.is_empty() && !diagonal_contact && !cut9 && !out.has("点") && !clamp {
             self.attach(out, &opp_n);
         }
         // §13.2 愚形, 凝形
@@ -673,7 +693,11 @@ impl<'a> Ctx<'a> {
         }
         let st = g.step(s, p);
         let along = st.class == Dir::Along;
-        if self.opp(sub(s, d)) && st.class != Dir::Up {
+        // 退 (seed: "将被对方挡住前进去路的子向己方退回一步"): a stone in atari that steps out
+        // extends (长), and a step down to the 1st or 2nd line descends (立).
+        let escapes_atari = self.b0.liberties(self.pt(s)) == 1;
+        let to_the_edge = st.class == Dir::Down && g.line(p) <= 2 && st.d_line_p < st.ln;
+        if self.opp(sub(s, d)) && st.class != Dir::Up && !escapes_atari && !to_the_edge {
             out.add("退");
         } else if self.opp(add(p, d)) {
             out.add("顶");
@@ -788,7 +812,11 @@ impl<'a> Ctx<'a> {
                         continue;
                     }
                     let st = g.step(s, p);
-                    let chai = st.class == Dir::Along && (2..=4).contains(&st.ln) && !g.n4(p).any(|q| self.stone(q));
+                    // An extension along the side is 拆; a one-space jump there next to opponent
+                    // stones (within 1 of P or of the stone it jumps from) is a fight's 跳.
+                    let fight = b == 2 && (self.g.within(p, 1).chain(self.g.within(s, 1)).any(|q| self.opp(q)));
+                    let chai =
+                        st.class == Dir::Along && (2..=4).contains(&st.ln) && !g.n4(p).any(|q| self.stone(q)) && !fight;
                     if chai {
                         if let Some(name) = ["拆一", "拆二", "拆三", "拆四", "拆五", "拆六"].get(b as usize - 2)
                         {
@@ -854,6 +882,28 @@ impl<'a> Ctx<'a> {
         }
         if i == region.len() && only_opp && (3..=7).contains(&region.len()) {
             return true;
+        }
+        // (c) the vital point of an open shape: no own stone within 2, an opponent stone
+        // touching P and another on its diagonals or sides, and all four sides of P closed (the
+        // edge, or an opponent stone one or two points out on that side).
+        let p = self.p;
+        if !self.own_within(p, 2)
+            && g.n4(p).any(|q| self.opp(q))
+            && g.within(p, 1).filter(|&q| self.opp(q)).count() >= 2
+        {
+            let closed = N4
+                .iter()
+                .filter(|&&u| {
+                    let one = add(p, u);
+                    !g.on(one)
+                        || [one, add(p, mul(u, 2)), add(one, perps(u)[0]), add(one, perps(u)[1])]
+                            .iter()
+                            .any(|&q| self.opp(q))
+                })
+                .count();
+            if closed == 4 {
+                return true;
+            }
         }
         // (b) 点三三
         if g.big() && g.lx(self.p) == 3 && g.ly(self.p) == 3 {
@@ -1085,7 +1135,16 @@ impl<'a> Ctx<'a> {
             }
             if let Some((axis, _)) = g.edge_frame(t) {
                 let on_normal = if axis == 0 { u.1 == 0 } else { u.0 == 0 };
-                if self.empty(add(t, u)) && on_normal && g.axis_line(p, axis) > g.axis_line(t, axis) {
+                // Something is capped: a stone of a small chain off the edge lines, not already
+                // covered by an own stone beside P's path.
+                let small = self.cb.chain_size(self.pt(t)) <= 3 && g.line(t) >= 3;
+                let covered = perps(u).iter().any(|&e| self.own(add(add(p, u), e)));
+                if self.empty(add(t, u))
+                    && on_normal
+                    && g.axis_line(p, axis) > g.axis_line(t, axis)
+                    && small
+                    && !covered
+                {
                     cap = true;
                 }
             }
@@ -1332,6 +1391,17 @@ fn snapback(b1: &Board, p: Point, c: Color) -> bool {
 }
 
 /// Whether `c`'s move at `p` on `b` was 打吃 or 扑 (for 滚打).
+/// A squeeze ataris into a clump: the chain `w` that connects at its last liberty `l` still
+/// has at most two liberties.
+fn squeezed(b1: &Board, w: Point, l: Point, o: Color) -> bool {
+    if !b1.is_legal(l, o) {
+        return true;
+    }
+    let mut run = b1.clone();
+    run.play_unchecked(l, o);
+    run.get(w) == Some(o) && run.liberties(w) <= 2
+}
+
 fn atari_or_throw_in(b: &Board, c: Color, p: Point) -> bool {
     if !b.is_legal(p, c) {
         return false;
