@@ -64,6 +64,26 @@ impl ApiError {
         )
     }
 
+    /// 401: the request needs a logged-in player (a session cookie).
+    pub fn not_logged_in() -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "not_logged_in", "log in first (POST /api/session)")
+    }
+
+    /// 401: a name and password that do not match an account (which of the two is not said).
+    pub fn wrong_credentials() -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "wrong_credentials", "wrong name or password")
+    }
+
+    /// 403: a request that would act under a session cookie, sent by a page of another site
+    /// (or with no `Origin` or `Referer` to tell).
+    pub fn cross_site() -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "cross_site",
+            "a request under a login must come from this server's own page (or an origin allowed with --origin)",
+        )
+    }
+
     /// 404: no such game.
     pub fn not_found(id: &str) -> ApiError {
         let shown: String = id.chars().take(40).collect();

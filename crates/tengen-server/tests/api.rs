@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{call, wait_for};
+use common::{call, drop_postgres, postgres, wait_for};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tengen_server::guard::Limits;
@@ -13,32 +13,6 @@ use tengen_server::{AppState, Settings, Store};
 
 mod common;
 use tower::ServiceExt;
-
-/// A fresh PostgreSQL database for one test, on the server `TENGEN_TEST_POSTGRES` names
-/// (`scripts/test` starts one and sets it). Without it the test fails: it never skips.
-async fn postgres() -> String {
-    use sqlx::Connection;
-    let base = std::env::var("TENGEN_TEST_POSTGRES").expect(
-        "TENGEN_TEST_POSTGRES is not set: run scripts/test (it starts PostgreSQL), or set it to \
-         postgres://USER:PASSWORD@HOST/DATABASE of a role that may create databases",
-    );
-    let name = format!("tengen_t_{}_{:08x}", std::process::id(), rand::random::<u32>());
-    let mut admin = sqlx::PgConnection::connect(&base).await.expect("TENGEN_TEST_POSTGRES does not connect");
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut admin).await.unwrap();
-    let (server, _) = base.rsplit_once('/').expect("postgres://…/DATABASE");
-    format!("{server}/{name}")
-}
-
-async fn drop_postgres(url: &str) {
-    use sqlx::Connection;
-    let base = std::env::var("TENGEN_TEST_POSTGRES").unwrap();
-    let name = url.rsplit('/').next().unwrap();
-    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-}
 
 /// Each test runs on SQLite (in memory, or a file when it restarts) and on PostgreSQL.
 macro_rules! on_both_databases {

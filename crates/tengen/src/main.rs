@@ -2,6 +2,7 @@
 //! errors are one line on stderr and a non-zero exit.
 
 mod abuse;
+mod accounts;
 mod bench;
 mod diagram;
 mod duel;
@@ -35,6 +36,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Work on players' accounts: reset a forgotten password.
+    Accounts(accounts::AccountsArgs),
     /// Measure the speed of the board and the search.
     #[command(subcommand)]
     Bench(bench::Bench),
@@ -73,6 +76,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Accounts(a) => accounts::run(&a),
         Command::Bench(b) => bench::run(&b),
         Command::Score(s) => score::run(&s),
         Command::Diagram(d) => diagram::run(&d),

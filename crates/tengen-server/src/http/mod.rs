@@ -1,8 +1,10 @@
 //! The HTTP layer: one router per feature (games, seats, records, study, reviews, analysis,
 //! ops), merged here with the fallbacks and the default body limit; the OpenAPI document
 //! (`doc`); the shared extractors, WebSocket upgrades, SGF in and out, and the middleware.
+//! `accounts::same_site` refuses requests under a login from other sites' pages.
 //! Handlers read a request, call the application ([`crate::service`]) and shape its answer.
 
+pub mod accounts;
 pub mod analysis;
 mod doc;
 pub mod extract;
@@ -29,6 +31,7 @@ pub fn routes(state: AppState) -> Router {
     let limits = state.limits().clone();
     Router::new()
         .merge(ops::routes())
+        .merge(accounts::routes())
         .merge(games::routes())
         .merge(seats::routes())
         .merge(records::routes(&limits))
@@ -38,6 +41,7 @@ pub fn routes(state: AppState) -> Router {
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limits.body_bytes))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), accounts::same_site))
         .with_state(state)
 }
 

@@ -21,6 +21,12 @@ pub(crate) const WATCHER_MESSAGE: usize = 1024;
 fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else { return true };
     let Ok(origin) = origin.to_str() else { return false };
+    origin_allowed_value(headers, origin, allowed)
+}
+
+/// Whether `origin` is one of `allowed`, or the server's own page reached by an IP address or
+/// `localhost` (the request's `Host`): see [`origin_allowed`].
+pub(crate) fn origin_allowed_value(headers: &HeaderMap, origin: &str, allowed: &[String]) -> bool {
     if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
         return true;
     }

@@ -2,6 +2,7 @@
 //! work that follows a change (the computer's move, the proposal of dead stones, clocks).
 //! Below the HTTP layer ([`crate::http`]), above the domain ([`crate::domain`]) and the store.
 
+pub mod accounts;
 pub mod analysis;
 mod cluster;
 mod computer;

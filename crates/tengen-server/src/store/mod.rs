@@ -12,9 +12,11 @@ use tengen_core::Color;
 
 use crate::domain::{Action, Config, Event};
 
+mod accounts;
 mod jobs;
 mod reviews;
 
+pub use accounts::AccountRow;
 pub use jobs::{Job, JobKind, TURNS_MS};
 pub use reviews::{REVIEW_ATTEMPTS, REVIEW_CHANNEL, ReviewRow};
 

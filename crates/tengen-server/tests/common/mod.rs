@@ -82,3 +82,30 @@ pub async fn memory_server(limits: tengen_server::guard::Limits, searches: usize
         tengen_server::Settings { searches, max_think, network: None, limits, review_workers: 0, shared_moves: false };
     AppState::new(tengen_server::Store::open("sqlite::memory:").await.unwrap(), settings)
 }
+
+/// A fresh PostgreSQL database for one test, on the server `TENGEN_TEST_POSTGRES` names
+/// (`scripts/test` starts one and sets it). Without it the test fails: it never skips.
+pub async fn postgres() -> String {
+    use sqlx::Connection;
+    let base = std::env::var("TENGEN_TEST_POSTGRES").expect(
+        "TENGEN_TEST_POSTGRES is not set: run scripts/test (it starts PostgreSQL), or set it to \
+         postgres://USER:PASSWORD@HOST/DATABASE of a role that may create databases",
+    );
+    let name = format!("tengen_t_{}_{:08x}", std::process::id(), rand::random::<u32>());
+    let mut admin = sqlx::PgConnection::connect(&base).await.expect("TENGEN_TEST_POSTGRES does not connect");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut admin).await.unwrap();
+    let (server, _) = base.rsplit_once('/').expect("postgres://…/DATABASE");
+    format!("{server}/{name}")
+}
+
+/// Drops a database of [`postgres`].
+pub async fn drop_postgres(url: &str) {
+    use sqlx::Connection;
+    let base = std::env::var("TENGEN_TEST_POSTGRES").unwrap();
+    let name = url.rsplit('/').next().unwrap();
+    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+}

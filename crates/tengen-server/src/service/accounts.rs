@@ -1,0 +1,301 @@
+//! Players' accounts: sign-up, login and sessions, password change and reset, deletion, and
+//! the limits on login and sign-up attempts. Passwords are kept only as Argon2id hashes,
+//! computed off the async threads; a failed login costs one hash check whether or not the
+//! name exists, so that its time does not tell.
+
+use std::sync::OnceLock;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use rand::Rng;
+use unicode_normalization::UnicodeNormalization;
+
+use crate::domain::check_name;
+use crate::error::ApiError;
+use crate::guard::Client;
+use crate::store::AccountRow;
+use crate::util::{now_ms, random_token, token_hash};
+
+use super::AppState;
+
+/// The shortest password.
+pub const PASSWORD_MIN_CHARS: usize = 8;
+/// The longest password (a bound on the work a request can ask of the hash).
+pub const PASSWORD_MAX_BYTES: usize = 1024;
+/// How long a session lasts.
+pub const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+/// Failed logins from one address, or on one account, within [`LOGIN_WINDOW_MS`] before
+/// further attempts are refused (429).
+pub const LOGIN_FAILURES: i64 = 20;
+/// The window of [`LOGIN_FAILURES`].
+pub const LOGIN_WINDOW_MS: i64 = 10 * 60 * 1000;
+/// Sign-ups from one address within [`SIGNUP_WINDOW_MS`].
+pub const SIGNUPS: i64 = 15;
+/// The window of [`SIGNUPS`].
+pub const SIGNUP_WINDOW_MS: i64 = 3600 * 1000;
+
+/// A logged-in player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// The account's id.
+    pub id: String,
+    /// The name as the player wrote it.
+    pub name: String,
+    /// When it was created.
+    pub created_ms: i64,
+    /// The password is a one-time password from the operator: the player should change it.
+    pub must_change: bool,
+}
+
+impl From<AccountRow> for Account {
+    fn from(row: AccountRow) -> Account {
+        Account { id: row.id, name: row.name, created_ms: row.created_ms, must_change: row.must_change }
+    }
+}
+
+/// A new session's token (for the cookie) and its account.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The token; the database keeps only its SHA-256.
+    pub token: String,
+    /// Whose.
+    pub account: Account,
+}
+
+/// The key under which a name is unique: NFKC (full-width letters are letters), then lower
+/// case.
+#[must_use]
+pub fn name_key(name: &str) -> String {
+    name.nfkc().collect::<String>().to_lowercase()
+}
+
+fn argon2() -> Argon2<'static> {
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::default())
+}
+
+fn hash_now(password: &str) -> Result<String, ApiError> {
+    let salt: [u8; 16] = rand::rng().random();
+    let salt = SaltString::encode_b64(&salt).map_err(|e| ApiError::internal(&e))?;
+    argon2().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| ApiError::internal(&e))
+}
+
+fn verify_now(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|h| argon2().verify_password(password.as_bytes(), &h).is_ok())
+}
+
+/// A hash of no one's password, checked when the name is unknown.
+fn decoy_hash() -> &'static str {
+    static DECOY: OnceLock<String> = OnceLock::new();
+    DECOY.get_or_init(|| hash_now(&random_token(16)).expect("hashing a random password"))
+}
+
+/// Hashes `password` off the async threads.
+async fn hash(password: &str) -> Result<String, ApiError> {
+    let password = password.to_owned();
+    tokio::task::spawn_blocking(move || hash_now(&password)).await.map_err(|e| ApiError::internal(&e))?
+}
+
+/// Checks `password` against `hash` (or against the decoy when there is none) off the async
+/// threads.
+async fn verify(password: &str, hash: Option<String>) -> Result<bool, ApiError> {
+    let password = password.to_owned();
+    tokio::task::spawn_blocking(move || match hash {
+        Some(h) => verify_now(&password, &h),
+        None => {
+            let _ = verify_now(&password, decoy_hash());
+            false
+        }
+    })
+    .await
+    .map_err(|e| ApiError::internal(&e))
+}
+
+/// The rule for a new password.
+fn check_password(password: &str) -> Result<(), ApiError> {
+    if password.chars().count() < PASSWORD_MIN_CHARS {
+        return Err(ApiError::refused(format!("a password has at least {PASSWORD_MIN_CHARS} characters"))
+            .because("weak_password"));
+    }
+    if password.len() > PASSWORD_MAX_BYTES {
+        return Err(
+            ApiError::refused(format!("a password has at most {PASSWORD_MAX_BYTES} bytes")).because("long_password")
+        );
+    }
+    Ok(())
+}
+
+impl AppState {
+    /// 429 when the attempts under `key` within `window_ms` reached `max`.
+    async fn under_limit(&self, key: &str, max: i64, window_ms: i64, what: &str) -> Result<(), ApiError> {
+        let now = now_ms();
+        let (n, oldest) = self.store().attempts_since(key, now - window_ms).await?;
+        if n >= max {
+            let wait_ms = oldest.map_or(window_ms, |o| o + window_ms - now).max(1000);
+            return Err(ApiError::too_many(
+                format!("too many {what}: try again in {} minutes", (wait_ms + 59_999) / 60_000),
+                u64::try_from(wait_ms / 1000).unwrap_or(1),
+            ));
+        }
+        Ok(())
+    }
+
+    async fn count(&self, key: &str) -> Result<(), ApiError> {
+        let now = now_ms();
+        self.store().count_attempt(key, now, now - LOGIN_WINDOW_MS.max(SIGNUP_WINDOW_MS)).await?;
+        Ok(())
+    }
+
+    async fn new_session(&self, account: Account) -> Result<Session, ApiError> {
+        let token = random_token(32);
+        let now = now_ms();
+        self.store().create_session(&token_hash(&token), &account.id, now, now + SESSION_MS).await?;
+        Ok(Session { token, account })
+    }
+
+    /// Creates an account and logs it in.
+    ///
+    /// # Errors
+    /// 422 for a name or password that breaks the rules, 409 for a name taken (without
+    /// regard to case), 429 past the sign-ups of an address.
+    pub async fn sign_up(&self, client: Client, name: &str, password: &str) -> Result<Session, ApiError> {
+        let name = check_name(name).map_err(|e| ApiError::refused(e.to_string()).because("bad_name"))?;
+        check_password(password)?;
+        let key = format!("signup-address:{}", client.0);
+        self.under_limit(&key, SIGNUPS, SIGNUP_WINDOW_MS, "sign-ups from this address").await?;
+        self.count(&key).await?;
+        let row = AccountRow {
+            id: random_token(8),
+            name: name.clone(),
+            password_hash: Some(hash(password).await?),
+            must_change: false,
+            created_ms: now_ms(),
+            deleted_ms: None,
+        };
+        if !self.store().create_account(&row, &name_key(&name)).await? {
+            return Err(ApiError::in_conflict(format!("the name {name:?} is taken")).because("name_taken"));
+        }
+        self.new_session(row.into()).await
+    }
+
+    /// Logs in.
+    ///
+    /// # Errors
+    /// 401 for a wrong name or password (the same answer, in the same time), 429 past the
+    /// failures of the address or of the account.
+    pub async fn log_in(&self, client: Client, name: &str, password: &str) -> Result<Session, ApiError> {
+        let key = name_key(name.trim_matches(' '));
+        let by_address = format!("login-address:{}", client.0);
+        let by_account = format!("login-account:{key}");
+        self.under_limit(&by_address, LOGIN_FAILURES, LOGIN_WINDOW_MS, "failed logins from this address").await?;
+        self.under_limit(&by_account, LOGIN_FAILURES, LOGIN_WINDOW_MS, "failed logins on this account").await?;
+        let row = if password.len() <= PASSWORD_MAX_BYTES { self.store().account_by_key(&key).await? } else { None };
+        let live = row.filter(|r| r.deleted_ms.is_none());
+        let ok = verify(password, live.as_ref().and_then(|r| r.password_hash.clone())).await?;
+        match live {
+            Some(row) if ok => self.new_session(row.into()).await,
+            _ => {
+                self.count(&by_address).await?;
+                self.count(&by_account).await?;
+                Err(ApiError::wrong_credentials())
+            }
+        }
+    }
+
+    /// The account of a session token, while the session lasts.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn session_account(&self, token: &str) -> Result<Option<Account>, ApiError> {
+        Ok(self.store().session_account(&token_hash(token), now_ms()).await?.map(Account::from))
+    }
+
+    /// Ends the session of `token`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn log_out(&self, token: &str) -> Result<(), ApiError> {
+        Ok(self.store().end_session(&token_hash(token)).await?)
+    }
+
+    /// Checks the password of a logged-in account (counted as a failed login when wrong).
+    async fn confirm(&self, client: Client, account: &Account, password: &str) -> Result<(), ApiError> {
+        let name = account.name.clone();
+        let session = self.log_in(client, &name, password).await?;
+        // The check made a session of its own: not needed.
+        self.log_out(&session.token).await
+    }
+
+    /// Changes a password: every session of the account ends, and a new one starts for the
+    /// player who changed it.
+    ///
+    /// # Errors
+    /// 401 for a wrong current password, 422 for a new one that breaks the rule, 429 past
+    /// the failures.
+    pub async fn change_password(
+        &self,
+        client: Client,
+        account: &Account,
+        old: &str,
+        new: &str,
+    ) -> Result<Session, ApiError> {
+        check_password(new)?;
+        self.confirm(client, account, old).await?;
+        self.store().set_password(&account.id, &hash(new).await?, false).await?;
+        self.new_session(Account { must_change: false, ..account.clone() }).await
+    }
+
+    /// Deletes an account: its sessions end, its password goes; its name stays taken and its
+    /// games keep it, marked deleted.
+    ///
+    /// # Errors
+    /// 401 for a wrong password, 429 past the failures.
+    pub async fn delete_account(&self, client: Client, account: &Account, password: &str) -> Result<(), ApiError> {
+        self.confirm(client, account, password).await?;
+        Ok(self.store().delete_account(&account.id, now_ms()).await?)
+    }
+
+    /// The operator's reset of a forgotten password: a one-time password, returned to be
+    /// handed to the player; every session of the account ends.
+    ///
+    /// # Errors
+    /// 404 for no such (live) account.
+    pub async fn reset_password(&self, name: &str) -> Result<String, ApiError> {
+        let row = self.store().account_by_key(&name_key(name.trim_matches(' '))).await?;
+        let Some(row) = row.filter(|r| r.deleted_ms.is_none()) else {
+            let shown: String = name.chars().take(40).collect();
+            return Err(ApiError::refused(format!("no account {shown:?}")).because("no_account"));
+        };
+        let password = random_token(8);
+        self.store().set_password(&row.id, &hash(&password).await?, true).await?;
+        Ok(password)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_without_regard_to_case_or_width() {
+        assert_eq!(name_key("Honinbo"), name_key("HONINBO"));
+        assert_eq!(name_key("Ｈｏｎｉｎｂｏ"), name_key("honinbo"));
+        assert_ne!(name_key("honinbo"), name_key("honinb0"));
+    }
+
+    #[test]
+    fn a_password_is_kept_as_an_argon2id_hash_that_checks() {
+        let h = hash_now("correct horse").unwrap();
+        assert!(h.starts_with("$argon2id$v=19$"), "{h}");
+        assert!(verify_now("correct horse", &h));
+        assert!(!verify_now("correct hors", &h));
+        assert_ne!(h, hash_now("correct horse").unwrap(), "each hash has its own salt");
+    }
+
+    #[test]
+    fn short_and_huge_passwords_are_refused() {
+        assert!(check_password("1234567").is_err());
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password("密码密码密码密码").is_ok());
+        assert!(check_password(&"x".repeat(PASSWORD_MAX_BYTES + 1)).is_err());
+    }
+}

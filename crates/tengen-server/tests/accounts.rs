@@ -1,0 +1,315 @@
+//! Accounts as an attacker and a player try them: sign-up, login, logout, password change and
+//! reset, deletion; the cookie's flags; cross-site requests; the limits on attempts; sessions
+//! seen by every server node on one PostgreSQL database.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tengen_server::{AppState, Settings, Store};
+use tower::ServiceExt;
+
+mod common;
+use common::{drop_postgres, postgres, roomy};
+
+/// What a request sends besides its method, path and body.
+#[derive(Default, Clone)]
+struct Send<'a> {
+    cookie: Option<&'a str>,
+    origin: Option<&'a str>,
+    referer: Option<&'a str>,
+    from: Option<&'a str>,
+}
+
+/// The answer: status, `Set-Cookie`, `Retry-After`, body.
+struct Answer {
+    status: StatusCode,
+    cookie: Option<String>,
+    retry_after: Option<u64>,
+    body: Value,
+}
+
+impl Answer {
+    /// The session token the answer's cookie sets.
+    fn token(&self) -> String {
+        let c = self.cookie.as_deref().unwrap_or_else(|| panic!("no cookie set: {}", self.body));
+        c.strip_prefix("tengen_session=").unwrap().split(';').next().unwrap().to_owned()
+    }
+}
+
+async fn ask(app: &AppState, method: &str, uri: &str, send: Send<'_>, body: Option<Value>) -> Answer {
+    let mut req = Request::builder().method(method).uri(uri).header("host", "127.0.0.1:8080");
+    if let Some(token) = send.cookie {
+        req = req.header("cookie", format!("theme=dark; tengen_session={token}"));
+    }
+    if let Some(o) = send.origin {
+        req = req.header("origin", o);
+    }
+    if let Some(r) = send.referer {
+        req = req.header("referer", r);
+    }
+    let from: SocketAddr = format!("{}:5000", send.from.unwrap_or("10.0.0.1")).parse().unwrap();
+    req = req.extension(axum::extract::ConnectInfo(from));
+    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
+    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = response.status();
+    let header = |name: &str| response.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
+    let (cookie, retry_after) = (header("set-cookie"), header("retry-after").map(|s| s.parse().unwrap()));
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Answer { status, cookie, retry_after, body }
+}
+
+/// The page's own requests: from the server's origin.
+const OWN: &str = "http://127.0.0.1:8080";
+
+fn own(cookie: &str) -> Send<'_> {
+    Send { cookie: Some(cookie), origin: Some(OWN), ..Send::default() }
+}
+
+async fn server(url: &str, origins: Vec<String>) -> AppState {
+    let limits = tengen_server::guard::Limits { origins, ..roomy() };
+    let settings = Settings { limits, review_workers: 0, ..Settings::default() };
+    AppState::new(Store::open(url).await.unwrap(), settings)
+}
+
+async fn sign_up(app: &AppState, name: &str, password: &str) -> Answer {
+    ask(app, "POST", "/api/accounts", Send::default(), Some(json!({"name": name, "password": password}))).await
+}
+
+async fn log_in(app: &AppState, name: &str, password: &str, from: &str) -> Answer {
+    let send = Send { from: Some(from), ..Send::default() };
+    ask(app, "POST", "/api/session", send, Some(json!({"name": name, "password": password}))).await
+}
+
+async fn me(app: &AppState, token: &str) -> Answer {
+    ask(app, "GET", "/api/me", Send { cookie: Some(token), ..Send::default() }, None).await
+}
+
+#[tokio::test]
+async fn sign_up_log_in_log_out() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let made = sign_up(&app, " Honinbo ", "correct horse").await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    assert_eq!(made.body["name"], "Honinbo");
+    let cookie = made.cookie.clone().unwrap();
+    for flag in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+        assert!(cookie.contains(flag), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "no Secure without an https origin: {cookie}");
+    let first = made.token();
+    assert_eq!(me(&app, &first).await.body["name"], "Honinbo");
+
+    // The password is kept only as an Argon2id hash.
+    let row = app.store().account_by_key("honinbo").await.unwrap().unwrap();
+    let hash = row.password_hash.unwrap();
+    assert!(hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{hash}");
+    assert!(!hash.contains("correct horse"));
+
+    // Names are unique without regard to case or width; the rules of names and passwords.
+    for (name, password, status, reason) in [
+        ("HONINBO", "another one", StatusCode::CONFLICT, "name_taken"),
+        ("ＨＯＮＩＮＢＯ", "another one", StatusCode::CONFLICT, "name_taken"),
+        ("Shusaku", "short", StatusCode::UNPROCESSABLE_ENTITY, "weak_password"),
+        ("Shu\u{200b}saku", "long enough", StatusCode::UNPROCESSABLE_ENTITY, "bad_name"),
+        ("   ", "long enough", StatusCode::UNPROCESSABLE_ENTITY, "bad_name"),
+    ] {
+        let a = sign_up(&app, name, password).await;
+        assert_eq!((a.status, a.body["reason"].as_str()), (status, Some(reason)), "{name}: {}", a.body);
+        assert!(a.cookie.is_none());
+    }
+    let a =
+        ask(&app, "POST", "/api/accounts", Send::default(), Some(json!({"name": "x", "password": "y", "admin": true})))
+            .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "unknown fields are refused");
+
+    // Wrong password and unknown name: one answer.
+    let wrong = log_in(&app, "honinbo", "correct horsE", "10.0.0.2").await;
+    let unknown = log_in(&app, "nobody", "correct horse", "10.0.0.2").await;
+    assert_eq!((wrong.status, unknown.status), (StatusCode::UNAUTHORIZED, StatusCode::UNAUTHORIZED));
+    assert_eq!(wrong.body, unknown.body);
+    let second = log_in(&app, "HONINBO", "correct horse", "10.0.0.2").await;
+    assert_eq!(second.status, StatusCode::NO_CONTENT);
+    let second = second.token();
+
+    // Logout ends that session on the server (a copied cookie no longer works), not others.
+    let out = ask(&app, "DELETE", "/api/session", own(&first), None).await;
+    assert_eq!(out.status, StatusCode::NO_CONTENT);
+    assert!(out.cookie.unwrap().contains("Max-Age=0"));
+    assert_eq!(me(&app, &first).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(me(&app, &second).await.status, StatusCode::OK);
+    assert_eq!(me(&app, "not-a-token").await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(ask(&app, "GET", "/api/me", Send::default(), None).await.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_password_change_or_reset_ends_every_session() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let a = sign_up(&app, "Shusaku", "ear-reddening").await.token();
+    let b = log_in(&app, "Shusaku", "ear-reddening", "10.0.0.3").await.token();
+    let change = |old: &str, new: &str| json!({"old": old, "new": new});
+    let refused = ask(&app, "PUT", "/api/me/password", own(&a), Some(change("wrong one", "new password"))).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    let refused = ask(&app, "PUT", "/api/me/password", own(&a), Some(change("ear-reddening", "short"))).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(me(&app, &b).await.status, StatusCode::OK, "a refused change ends nothing");
+    let changed = ask(&app, "PUT", "/api/me/password", own(&a), Some(change("ear-reddening", "new password"))).await;
+    assert_eq!(changed.status, StatusCode::NO_CONTENT);
+    let c = changed.token();
+    assert_eq!(me(&app, &a).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(me(&app, &b).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(me(&app, &c).await.status, StatusCode::OK);
+    assert_eq!(log_in(&app, "Shusaku", "ear-reddening", "10.0.0.4").await.status, StatusCode::UNAUTHORIZED);
+
+    // The operator's reset: a one-time password, every session ended, a change asked for.
+    let one_time = app.reset_password("shusaku").await.unwrap();
+    assert_eq!(me(&app, &c).await.status, StatusCode::UNAUTHORIZED);
+    let d = log_in(&app, "Shusaku", &one_time, "10.0.0.4").await.token();
+    assert_eq!(me(&app, &d).await.body["must_change_password"], true);
+    let e = ask(&app, "PUT", "/api/me/password", own(&d), Some(change(&one_time, "a third password"))).await.token();
+    assert_eq!(me(&app, &e).await.body["must_change_password"], false);
+    assert!(app.reset_password("nobody").await.is_err());
+}
+
+#[tokio::test]
+async fn a_deleted_account_keeps_its_name_taken() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let t = sign_up(&app, "Dosaku", "meijin of old").await.token();
+    let wrong = ask(&app, "DELETE", "/api/me", own(&t), Some(json!({"password": "not it at all"}))).await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(me(&app, &t).await.status, StatusCode::OK);
+    let gone = ask(&app, "DELETE", "/api/me", own(&t), Some(json!({"password": "meijin of old"}))).await;
+    assert_eq!(gone.status, StatusCode::NO_CONTENT, "{}", gone.body);
+    assert_eq!(me(&app, &t).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(log_in(&app, "Dosaku", "meijin of old", "10.0.0.5").await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(sign_up(&app, "dosaku", "someone else").await.status, StatusCode::CONFLICT);
+    let row = app.store().account_by_key("dosaku").await.unwrap().unwrap();
+    assert!(row.password_hash.is_none() && row.deleted_ms.is_some());
+}
+
+#[tokio::test]
+async fn cross_site_requests_under_a_login_are_refused() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let t = sign_up(&app, "Jowa", "a long password").await.token();
+    let game = json!({"size": 9, "opponent": "friend"});
+    for (origin, referer, status) in [
+        (Some("https://evil.example"), None, StatusCode::FORBIDDEN),
+        (None, Some("https://evil.example/page"), StatusCode::FORBIDDEN),
+        (None, None, StatusCode::FORBIDDEN),
+        (Some("http://127.0.0.1:8080.evil.example"), None, StatusCode::FORBIDDEN),
+        (Some("null"), None, StatusCode::FORBIDDEN),
+        (Some(OWN), None, StatusCode::CREATED),
+        (None, Some("http://127.0.0.1:8080/#/game/x"), StatusCode::CREATED),
+    ] {
+        let send = Send { cookie: Some(&t), origin, referer, ..Send::default() };
+        let a = ask(&app, "POST", "/api/games", send, Some(game.clone())).await;
+        assert_eq!(a.status, status, "{origin:?} {referer:?}: {}", a.body);
+        if status == StatusCode::FORBIDDEN {
+            assert_eq!(a.body["error"], "cross_site");
+        }
+    }
+    // Logout and deletion forged from another site do nothing.
+    let evil = Send { cookie: Some(&t), origin: Some("https://evil.example"), ..Send::default() };
+    assert_eq!(ask(&app, "DELETE", "/api/session", evil.clone(), None).await.status, StatusCode::FORBIDDEN);
+    let del = ask(&app, "DELETE", "/api/me", evil, Some(json!({"password": "a long password"}))).await;
+    assert_eq!(del.status, StatusCode::FORBIDDEN);
+    assert_eq!(me(&app, &t).await.status, StatusCode::OK);
+    // A login forged from another site's page is refused; a client that is no browser (no
+    // Origin, no cookie) logs in, and a guest's requests without a cookie are as before.
+    let forged = Send { origin: Some("https://evil.example"), ..Send::default() };
+    let a =
+        ask(&app, "POST", "/api/session", forged, Some(json!({"name": "Jowa", "password": "a long password"}))).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    assert_eq!(log_in(&app, "Jowa", "a long password", "10.0.0.6").await.status, StatusCode::NO_CONTENT);
+    let guest = ask(&app, "POST", "/api/games", Send::default(), Some(game)).await;
+    assert_eq!(guest.status, StatusCode::CREATED);
+
+    // Behind an https origin the cookie is Secure, and that origin may act.
+    let app = server("sqlite::memory:", vec!["https://go.example.org".into()]).await;
+    let made = sign_up(&app, "Jowa", "a long password").await;
+    assert!(made.cookie.as_deref().unwrap().contains("; Secure"), "{:?}", made.cookie);
+    let send = Send { cookie: Some(&made.token()), origin: Some("https://go.example.org"), ..Send::default() };
+    let a = ask(&app, "POST", "/api/games", send, Some(json!({"size": 9, "opponent": "friend"}))).await;
+    assert_eq!(a.status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn failed_logins_and_sign_ups_are_limited() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    sign_up(&app, "Genan", "inseki's password").await.token();
+    // From one address: 20 failures, then 429 with Retry-After, even for the right password.
+    let mut statuses = Vec::new();
+    for _ in 0..25 {
+        statuses.push(log_in(&app, "Genan", "guess", "10.1.0.1").await.status);
+    }
+    assert!(statuses[..20].iter().all(|&s| s == StatusCode::UNAUTHORIZED), "{statuses:?}");
+    assert!(statuses[20..].iter().all(|&s| s == StatusCode::TOO_MANY_REQUESTS), "{statuses:?}");
+    let a = log_in(&app, "Genan", "inseki's password", "10.1.0.1").await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
+    let wait = a.retry_after.unwrap();
+    assert!((500..=600).contains(&wait), "Retry-After {wait}");
+    // Another address may still log in to this account (its failures are not the account's
+    // 20 yet: 20 were counted on it, so it is limited too).
+    let a = log_in(&app, "Genan", "inseki's password", "10.1.0.2").await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "the account is limited after 20 failures");
+    // Failures spread over addresses count on the account; another account is untouched.
+    sign_up(&app, "Chitoku", "another password").await.token();
+    for i in 0..20 {
+        let a = log_in(&app, "chitoku", "guess", &format!("10.2.0.{i}")).await;
+        assert_eq!(a.status, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(log_in(&app, "chitoku", "another password", "10.2.1.1").await.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(app.store().account_by_key("genan").await.unwrap().is_some());
+
+    // Sign-ups: 15 an hour from one address.
+    let mut statuses = Vec::new();
+    for i in 0..17 {
+        let send = Send { from: Some("10.3.0.1"), ..Send::default() };
+        let body = json!({"name": format!("player {i}"), "password": "password!"});
+        statuses.push(ask(&app, "POST", "/api/accounts", send, Some(body)).await.status);
+    }
+    assert!(statuses[..15].iter().all(|&s| s == StatusCode::CREATED), "{statuses:?}");
+    assert!(statuses[15..].iter().all(|&s| s == StatusCode::TOO_MANY_REQUESTS), "{statuses:?}");
+}
+
+#[tokio::test]
+async fn a_failed_login_takes_as_long_for_an_unknown_name() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    sign_up(&app, "Sakata", "razor-sharp play").await;
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for i in 0..5 {
+        let t = Instant::now();
+        log_in(&app, "Sakata", "wrong password", &format!("10.4.0.{i}")).await;
+        known.push(t.elapsed());
+        let t = Instant::now();
+        log_in(&app, &format!("nobody{i}"), "wrong password", &format!("10.5.0.{i}")).await;
+        unknown.push(t.elapsed());
+    }
+    known.sort();
+    unknown.sort();
+    let (k, u) = (known[2], unknown[2]);
+    assert!(k > Duration::from_millis(5), "a hash check takes time: {k:?}");
+    assert!(u * 2 > k && k * 2 > u, "medians: wrong password {k:?}, unknown name {u:?}");
+}
+
+#[tokio::test]
+async fn sessions_and_limits_hold_on_every_node_of_one_postgres() {
+    let db = postgres().await;
+    let (a, b) = (server(&db, Vec::new()).await, server(&db, Vec::new()).await);
+    let t = sign_up(&a, "Honinbo Shuei", "shuei's password").await.token();
+    assert_eq!(me(&b, &t).await.body["name"], "Honinbo Shuei", "node b sees node a's session");
+    assert_eq!(sign_up(&b, "honinbo shuei", "taken elsewhere").await.status, StatusCode::CONFLICT);
+    assert_eq!(ask(&b, "DELETE", "/api/session", own(&t), None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(me(&a, &t).await.status, StatusCode::UNAUTHORIZED, "logged out on b, out on a");
+    for i in 0..20 {
+        let node = if i % 2 == 0 { &a } else { &b };
+        assert_eq!(log_in(node, "Honinbo Shuei", "guess", "10.6.0.1").await.status, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(log_in(&a, "Honinbo Shuei", "guess", "10.6.0.1").await.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(log_in(&b, "Honinbo Shuei", "guess", "10.6.0.1").await.status, StatusCode::TOO_MANY_REQUESTS);
+    drop_postgres(&db).await;
+}
