@@ -64,6 +64,13 @@ impl ApiError {
         )
     }
 
+    /// The same error with another status.
+    #[must_use]
+    pub fn with_status(mut self, status: StatusCode) -> ApiError {
+        self.status = status;
+        self
+    }
+
     /// 401: the request needs a logged-in player (a session cookie).
     pub fn not_logged_in() -> ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, "not_logged_in", "log in first (POST /api/session)")

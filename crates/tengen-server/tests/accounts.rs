@@ -313,3 +313,180 @@ async fn sessions_and_limits_hold_on_every_node_of_one_postgres() {
     assert_eq!(log_in(&b, "Honinbo Shuei", "guess", "10.6.0.1").await.status, StatusCode::TOO_MANY_REQUESTS);
     drop_postgres(&db).await;
 }
+
+// ---------------------------------------------------------------- seats and rated games
+
+/// The expected figures come from an independent Glicko-2 (Glickman's steps, goratings'
+/// bounds and τ 0.5) with goratings' handicap math for area counting, written in Python apart
+/// from the server (docs/measurements.md, 2026-12-06, gives the script's output).
+fn near(value: &Value, expected: f64) -> bool {
+    value.as_f64().is_some_and(|v| (v - expected).abs() <= 0.01)
+}
+
+/// Plays a rated (or not) game between two accounts through the API: `creator` makes it with
+/// `setup`, `sitter` takes the other seat by its link; both act by their logins only; after
+/// `moves` moves the seat `resigner` ("creator" or "sitter") resigns. Returns the game's id.
+async fn play_game(
+    app: &AppState,
+    creator: &str,
+    sitter: &str,
+    setup: Value,
+    moves: &[&str],
+    resigner: &str,
+) -> String {
+    let made = ask(app, "POST", "/api/games", own(creator), Some(setup)).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    let id = made.body["id"].as_str().unwrap().to_owned();
+    let friend = made.body["friend_token"].as_str().unwrap().to_owned();
+    let creator_color = made.body["color"].as_str().unwrap().to_owned();
+    let mut req = Request::builder()
+        .method("POST")
+        .uri(format!("/api/games/{id}/sit"))
+        .header("host", "127.0.0.1:8080")
+        .header("origin", OWN)
+        .header("authorization", format!("Bearer {friend}"))
+        .header("cookie", format!("tengen_session={sitter}"));
+    req = req.extension(axum::extract::ConnectInfo("10.9.0.1:5000".parse::<SocketAddr>().unwrap()));
+    let response = tengen_server::app(app.clone()).oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let view: Value = serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert_eq!(view["accounts"], json!([true, true]), "{view}");
+    let first = if view["to_move"] == creator_color.as_str() { creator } else { sitter };
+    let second = if first == creator { sitter } else { creator };
+    for (i, mv) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { first } else { second };
+        let a =
+            ask(app, "POST", &format!("/api/games/{id}/move"), own(who), Some(json!({"move": mv, "number": i + 1})))
+                .await;
+        assert_eq!(a.status, StatusCode::OK, "move {} {mv}: {}", i + 1, a.body);
+    }
+    let who = if resigner == "creator" { creator } else { sitter };
+    let a = ask(app, "POST", &format!("/api/games/{id}/resign"), own(who), None).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(a.body["phase"], "ended");
+    id
+}
+
+async fn rating_of(app: &AppState, name: &str, size: u64) -> Value {
+    let a = ask(app, "GET", &format!("/api/players/{name}"), Send::default(), None).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    a.body["ratings"].as_array().unwrap().iter().find(|r| r["size"] == size).cloned().unwrap_or(Value::Null)
+}
+
+const TEN: [&str; 10] = ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4"];
+
+#[tokio::test]
+async fn two_accounts_play_rated_games_on_9x9_and_19x19_with_a_handicap() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let alice = sign_up(&app, "Alice", "alice's password").await.token();
+    let bob = sign_up(&app, "Bob", "bob's password!").await.token();
+    let nine = |color: &str| json!({"size": 9, "opponent": "friend", "color": color, "rated": true});
+
+    // Game A: Alice (Black) against Bob, 9×9, komi 7.5; Bob resigns after 10 moves.
+    let a = play_game(&app, &alice, &bob, nine("black"), &TEN, "sitter").await;
+    assert_eq!(app.store().rating_changes_of(&a).await.unwrap(), 2, "rated once, both players");
+    let (al, bo) = (rating_of(&app, "alice", 9).await, rating_of(&app, "bob", 9).await);
+    assert!(near(&al["rating"], 1667.45) && near(&al["deviation"], 290.36), "{al}");
+    assert!(near(&bo["rating"], 1332.60) && near(&bo["deviation"], 290.36), "{bo}");
+    assert_eq!((al["rank"].as_str(), bo["rank"].as_str()), (Some("4k?"), Some("9k?")));
+    assert_eq!((al["wins"].as_i64(), bo["losses"].as_i64()), (Some(1), Some(1)));
+
+    // Game C: Bob (Black) against Alice, 9×9; Alice resigns: both from their new ratings.
+    let c = play_game(&app, &bob, &alice, nine("black"), &TEN, "sitter").await;
+    assert_eq!(app.store().rating_changes_of(&c).await.unwrap(), 2);
+    let (al, bo) = (rating_of(&app, "alice", 9).await, rating_of(&app, "bob", 9).await);
+    assert!(near(&bo["rating"], 1570.56) && near(&bo["deviation"], 262.36), "{bo}");
+    assert!(near(&al["rating"], 1430.64) && near(&al["deviation"], 262.11), "{al}");
+    assert!(near(&al["volatility"], 0.060002) || (al["volatility"].as_f64().unwrap() - 0.060002).abs() < 1e-5);
+
+    // Game B: 19×19, two stones and komi ½ for Bob (Black); Alice resigns. The handicap is
+    // worth 1.458 ranks, so Bob's win moves the ratings less than an even game would.
+    let b = play_game(
+        &app,
+        &bob,
+        &alice,
+        json!({"size": 19, "opponent": "friend", "color": "black", "rated": true, "handicap": 2, "komi": 0.5}),
+        &["Q10", "C3", "K10", "C17", "R3", "R17", "D10", "K3", "K17", "C10"],
+        "sitter",
+    )
+    .await;
+    assert_eq!(app.store().rating_changes_of(&b).await.unwrap(), 2);
+    let (al, bo) = (rating_of(&app, "alice", 19).await, rating_of(&app, "bob", 19).await);
+    assert!(near(&bo["rating"], 1635.27) && near(&bo["deviation"], 291.71), "{bo}");
+    assert!(near(&al["rating"], 1366.38) && near(&al["deviation"], 291.90), "{al}");
+    assert_eq!((bo["rank"].as_str(), al["rank"].as_str()), (Some("4k?"), Some("8k?")));
+
+    // The profile lists the games; "my games" shows them on any device.
+    let mine = ask(&app, "GET", "/api/me/games", Send { cookie: Some(&alice), ..Send::default() }, None).await;
+    assert_eq!(mine.body.as_array().unwrap().len(), 3, "{}", mine.body);
+}
+
+#[tokio::test]
+async fn seats_of_accounts_and_games_that_are_not_rated() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let alice = sign_up(&app, "Alice", "alice's password").await.token();
+    let bob = sign_up(&app, "Bob", "bob's password!").await.token();
+    // A game that ends before 10 moves is not rated; an unrated game changes nothing.
+    let short = json!({"size": 9, "opponent": "friend", "color": "black", "rated": true});
+    let s = play_game(&app, &alice, &bob, short, &TEN[..9], "sitter").await;
+    assert_eq!(app.store().rating_changes_of(&s).await.unwrap(), 0);
+    let casual = json!({"size": 9, "opponent": "friend", "color": "black"});
+    let c = play_game(&app, &alice, &bob, casual, &TEN, "sitter").await;
+    assert_eq!(app.store().rating_changes_of(&c).await.unwrap(), 0);
+    assert_eq!(rating_of(&app, "alice", 9).await, Value::Null);
+
+    // A rated game needs a login, a friend and a rated size.
+    let guest =
+        ask(&app, "POST", "/api/games", Send::default(), Some(json!({"size": 9, "opponent": "friend", "rated": true})));
+    assert_eq!(guest.await.status, StatusCode::UNAUTHORIZED);
+    for body in [
+        json!({"size": 9, "opponent": {"computer": {"level": 3}}, "rated": true}),
+        json!({"size": 11, "opponent": "friend", "rated": true}),
+    ] {
+        assert_eq!(
+            ask(&app, "POST", "/api/games", own(&alice), Some(body)).await.status,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+
+    // The creator's seat is the account's, named after it; one account cannot hold both
+    // seats of a rated game; a guest's seat is marked as a guest's.
+    let made = ask(
+        &app,
+        "POST",
+        "/api/games",
+        own(&alice),
+        Some(json!({"size": 9, "opponent": "friend", "color": "white", "rated": true, "name": "Not Alice"})),
+    )
+    .await;
+    assert_eq!(made.body["game"]["white_name"], "Alice");
+    assert_eq!(made.body["game"]["accounts"], json!([false, true]));
+    let id = made.body["id"].as_str().unwrap();
+    let friend = made.body["friend_token"].as_str().unwrap();
+    let sit = |cookie: &str, token: &str| {
+        let mut req = Request::builder()
+            .method("POST")
+            .uri(format!("/api/games/{id}/sit"))
+            .header("host", "127.0.0.1:8080")
+            .header("origin", OWN)
+            .header("authorization", format!("Bearer {token}"))
+            .header("cookie", format!("tengen_session={cookie}"));
+        req = req.extension(axum::extract::ConnectInfo("10.9.0.2:5000".parse::<SocketAddr>().unwrap()));
+        tengen_server::app(app.clone()).oneshot(req.body(Body::empty()).unwrap())
+    };
+    let both = sit(&alice, friend).await.unwrap();
+    assert_eq!(both.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let mine = made.body["token"].as_str().unwrap();
+    let taken = sit(&bob, mine).await.unwrap();
+    assert_eq!(taken.status(), StatusCode::UNPROCESSABLE_ENTITY, "Bob cannot take Alice's seat by her link");
+    // An account acts only on a seat it holds; renaming an account's seat is refused.
+    let path = format!("/api/games/{id}/move");
+    let not_his = ask(&app, "POST", &path, own(&bob), Some(json!({"move": "E5", "number": 1}))).await;
+    assert_eq!(not_his.status, StatusCode::FORBIDDEN, "{}", not_his.body);
+    let rename =
+        ask(&app, "POST", &format!("/api/games/{id}/name"), own(&alice), Some(json!({"name": "Someone"}))).await;
+    assert_eq!(
+        (rename.status, rename.body["reason"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("account_name"))
+    );
+}

@@ -73,6 +73,14 @@ pub enum Action {
     },
     /// The player disagrees: play resumes.
     Resume,
+    /// A logged-in player takes the seat (by its link): the seat is held by the account, and
+    /// named after it.
+    Sit {
+        /// The account's id.
+        account: String,
+        /// The account's name.
+        name: String,
+    },
 }
 
 /// An action with who took it and when (milliseconds since the Unix epoch).

@@ -177,6 +177,17 @@ pub struct Config {
     pub nigiri: Option<(bool, u8)>,
     /// Imported from SGF for review: no seats, no play.
     pub imported: bool,
+    /// Rated: the result changes both players' ratings (both seats held by accounts).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The accounts (ids) holding the seats, Black's and White's; [`Action::Sit`](super::Action::Sit)
+    /// binds one after the game began.
+    #[serde(default, skip_serializing_if = "no_accounts")]
+    pub accounts: [Option<String>; 2],
+}
+
+fn no_accounts(accounts: &[Option<String>; 2]) -> bool {
+    accounts.iter().all(Option::is_none)
 }
 
 impl Config {

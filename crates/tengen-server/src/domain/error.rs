@@ -83,6 +83,15 @@ pub enum GameError {
     /// The game is over.
     #[error("the game is over")]
     Over,
+    /// The seat is held by another account.
+    #[error("this seat is held by another account")]
+    SeatHeld,
+    /// One account on both seats of a rated game.
+    #[error("a rated game is between two accounts: this account holds the other seat")]
+    BothSeats,
+    /// A seat held by an account is named after it.
+    #[error("this seat is named after its account")]
+    AccountName,
     /// An undo outside play.
     #[error("undo is for games in play")]
     UndoNotInPlay,
@@ -192,6 +201,9 @@ impl GameError {
             GameError::PlaceStonesFirst => ("place_stones_first", None, None),
             GameError::UndoWaits => ("undo_waits", None, None),
             GameError::Over => ("over", None, None),
+            GameError::SeatHeld => ("seat_held", None, None),
+            GameError::BothSeats => ("both_seats", None, None),
+            GameError::AccountName => ("account_name", None, None),
             GameError::UndoNotInPlay => ("undo_not_in_play", None, None),
             GameError::NothingToTakeBack(c) => ("nothing_to_take_back", None, Some(*c)),
             GameError::NoUndoRequest => ("no_undo_request", None, None),

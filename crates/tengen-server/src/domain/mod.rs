@@ -10,6 +10,7 @@ mod clock;
 mod config;
 mod error;
 mod name;
+pub mod rating;
 mod state;
 #[cfg(test)]
 mod tests;

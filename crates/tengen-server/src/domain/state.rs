@@ -355,6 +355,26 @@ impl State {
                     self.game.finish(&dead)?;
                 }
             }
+            (Action::Name { .. }, Some(c)) if self.config.accounts[c.index()].is_some() => {
+                return Err(GameError::AccountName);
+            }
+            (Action::Sit { account, name }, Some(c)) => {
+                if self.config.imported {
+                    return Err(GameError::ReviewOnly);
+                }
+                match &self.config.accounts[c.index()] {
+                    Some(held) if held != account => return Err(GameError::SeatHeld),
+                    _ => {}
+                }
+                if self.config.rated && self.config.accounts[(!c).index()].as_ref() == Some(account) {
+                    return Err(GameError::BothSeats);
+                }
+                self.config.accounts[c.index()] = Some(account.clone());
+                match c {
+                    Color::Black => self.config.black_name.clone_from(name),
+                    Color::White => self.config.white_name.clone_from(name),
+                }
+            }
             (Action::Name { name }, Some(c)) => {
                 let name = check_name(name).map_err(|why| GameError::Name { what: "name".into(), why })?;
                 match c {

@@ -18,6 +18,8 @@ fn config(opponent: Opponent, time: TimeControl) -> Config {
         white_name: "W".into(),
         nigiri: None,
         imported: false,
+        rated: false,
+        accounts: [None, None],
     }
 }
 

@@ -32,6 +32,11 @@ pub struct View {
     pub black_name: String,
     /// White's name.
     pub white_name: String,
+    /// Which seats accounts hold, Black's and White's: a name of a seat that none holds is a
+    /// guest's (shown as such, without a rank).
+    pub accounts: [bool; 2],
+    /// Rated: the result changes both players' ratings.
+    pub rated: bool,
     /// `placing` (free handicap stones), `playing`, `counting` (after two passes), `ended`.
     pub phase: &'static str,
     /// Whose turn it is.
@@ -248,6 +253,8 @@ impl View {
             computer: config.computer,
             black_name: config.black_name.clone(),
             white_name: config.white_name.clone(),
+            accounts: config.accounts.clone().map(|a| a.is_some()),
+            rated: config.rated,
             phase: phase_of(state),
             to_move: if state.placing { Color::Black } else { game.to_move() },
             moves: game.moves().len(),

@@ -25,6 +25,8 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/session", post(log_in).delete(log_out))
         .route("/api/me", get(me).delete(delete_me))
         .route("/api/me/password", put(change_password))
+        .route("/api/me/games", get(my_games))
+        .route("/api/players/{name}", get(player))
 }
 
 /// A name and a password.
@@ -165,6 +167,100 @@ async fn me(LoggedIn(account): LoggedIn) -> Response {
     let mut response = Json(Me::from(&account)).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// A game whose seat the player's account holds.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct MyGame {
+    /// The game.
+    #[serde(flatten)]
+    pub game: crate::store::Summary,
+    /// The colour the player plays.
+    #[schema(value_type = String)]
+    pub color: tengen_core::Color,
+}
+
+/// The games whose seats the logged-in player holds (in play and finished, 200 most recently
+/// changed), on any device.
+#[utoipa::path(get, tag = "accounts", path = "/api/me/games",
+    responses((status = 200, body = Vec<MyGame>), (status = 401, body = ErrorBody, description = "not logged in")))]
+pub(super) async fn my_games(
+    AxumState(app): AxumState<AppState>,
+    LoggedIn(account): LoggedIn,
+) -> Result<Json<Vec<MyGame>>, ApiError> {
+    let games = app.store().games_of(&account.id, 200).await?;
+    Ok(Json(games.into_iter().map(|(game, color)| MyGame { game, color }).collect()))
+}
+
+/// A player's rating on one board size.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct SizeRating {
+    /// Board size.
+    pub size: usize,
+    /// Glicko-2 rating, deviation and volatility.
+    pub rating: f64,
+    /// The rating's deviation.
+    pub deviation: f64,
+    /// The rating's volatility.
+    pub volatility: f64,
+    /// The rank on OGS's scale (`6k`, `1d`), with `?` while provisional.
+    pub rank: String,
+    /// Provisional: the deviation is 160 or more.
+    pub provisional: bool,
+    /// Rated games.
+    pub games: i64,
+    /// Won.
+    pub wins: i64,
+    /// Lost.
+    pub losses: i64,
+}
+
+/// A player's profile.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Profile {
+    /// The name.
+    pub name: String,
+    /// The account was deleted (its games keep the name).
+    pub deleted: bool,
+    /// Ratings by board size (a size without rated games: not listed; a newcomer is
+    /// 1500 ± 350, `6k?`).
+    pub ratings: Vec<SizeRating>,
+    /// Games, most recently changed first (at most 50).
+    pub games: Vec<MyGame>,
+}
+
+/// A player's profile: ratings by board size, ranks, games.
+#[utoipa::path(get, tag = "accounts", path = "/api/players/{name}", params(("name" = String, Path)),
+    responses((status = 200, body = Profile), (status = 404, body = ErrorBody, description = "no such player")))]
+pub(super) async fn player(
+    AxumState(app): AxumState<AppState>,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<Profile>, ApiError> {
+    let key = crate::service::accounts::name_key(name.trim_matches(' '));
+    let shown: String = name.chars().take(40).collect();
+    let row = app.store().account_by_key(&key).await?.ok_or_else(|| {
+        ApiError::refused(format!("no player {shown:?}")).because("no_player").with_status(StatusCode::NOT_FOUND)
+    })?;
+    let ratings = app
+        .store()
+        .ratings(&row.id)
+        .await?
+        .into_iter()
+        .map(|r| SizeRating {
+            size: r.size,
+            rating: r.glicko.rating,
+            deviation: r.glicko.deviation,
+            volatility: r.glicko.volatility,
+            rank: crate::domain::rating::rank_label(&r.glicko),
+            provisional: r.glicko.provisional(),
+            games: r.games,
+            wins: r.wins,
+            losses: r.losses,
+        })
+        .collect();
+    let games =
+        app.store().games_of(&row.id, 50).await?.into_iter().map(|(game, color)| MyGame { game, color }).collect();
+    Ok(Json(Profile { name: row.name, deleted: row.deleted_ms.is_some(), ratings, games }))
 }
 
 /// Changes the password: every other session of the account ends.

@@ -63,6 +63,10 @@ pub(crate) struct NewGame {
     /// /api/games/{id}/name`).
     #[schema(min_length = 1, max_length = 40)]
     name: Option<String>,
+    /// Rated (false): the result changes both players' ratings. Needs a login (the creator's
+    /// seat is held by the account), a friend who takes the other seat logged in, and a board
+    /// of 9, 13 or 19 lines.
+    rated: Option<bool>,
     /// Black's name, as `name` (a friend's seat left unnamed until the friend names it).
     #[schema(min_length = 1, max_length = 40)]
     black_name: Option<String>,
@@ -152,15 +156,35 @@ async fn recent(
 /// Creates a game.
 #[utoipa::path(post, tag = "games", path = "/api/games", request_body = Option<NewGame>,
     responses((status = 201, body = Created),
-        (status = 422, body = ErrorBody, description = "refused: handicap stones the board cannot take, a name that breaks the rule for names"),
+        (status = 401, body = ErrorBody, description = "a rated game asked for without a login"),
+        (status = 422, body = ErrorBody, description = "refused: handicap stones the board cannot take, a name that breaks the rule for names, a rated game against the computer or on another size"),
         (status = 429, body = ErrorBody, description = "too many games created from this address, or the computer already busy with its games")))]
 async fn create(
     AxumState(app): AxumState<AppState>,
     client: Client,
+    headers: axum::http::HeaderMap,
     Body(new): Body<NewGame>,
 ) -> Result<Response, ApiError> {
     let size = new.size.unwrap_or(19);
     let opponent = new.opponent.unwrap_or(Opponent::Computer { level: 5 });
+    // A logged-in creator's seat is held by the account, and named after it.
+    let account = match super::accounts::session_token(&headers) {
+        Some(session) => app.session_account(session).await?,
+        None => None,
+    };
+    let rated = new.rated.unwrap_or(false);
+    if rated {
+        if account.is_none() {
+            return Err(ApiError::not_logged_in());
+        }
+        if matches!(opponent, Opponent::Computer { .. }) {
+            return Err(ApiError::refused("games against the computer are not rated yet: play a friend")
+                .because("rated_computer"));
+        }
+        if ![9, 13, 19].contains(&size) {
+            return Err(ApiError::refused("rated games are on 9×9, 13×13 or 19×19").because("rated_size"));
+        }
+    }
     let rules_name = new.rules.unwrap_or(RulesName::Chinese).as_str().to_owned();
     let handicap = new.handicap.unwrap_or(0);
     let rang_xian = new.rang_xian.unwrap_or(false);
@@ -216,7 +240,16 @@ async fn create(
         white_name: name(Color::White),
         nigiri,
         imported: false,
+        rated,
+        accounts: [Color::Black, Color::White].map(|c| account.as_ref().filter(|_| c == color).map(|a| a.id.clone())),
     };
+    let mut config = config;
+    if let Some(a) = &account {
+        match color {
+            Color::Black => config.black_name.clone_from(&a.name),
+            Color::White => config.white_name.clone_from(&a.name),
+        }
+    }
     let created = now_ms();
     let state = State::new(config, created)?;
     app.quotas().new_game(client)?;

@@ -92,6 +92,8 @@ async fn import(
         white_name,
         nigiri: None,
         imported: true,
+        rated: false,
+        accounts: [None, None],
     };
     let created = now_ms();
     let id = random_token(8);

@@ -1,5 +1,6 @@
 //! A seat's actions: moves, handicap stones, resignation, undo, the counting phase's
-//! marks and acceptance, names and resumption — each with the seat's token.
+//! marks and acceptance, names and resumption — each with the seat's token, or by the account
+//! that holds the seat (its session cookie); taking a seat by its link for an account.
 
 use axum::Router;
 use axum::extract::State as AxumState;
@@ -10,6 +11,7 @@ use tengen_core::{Color, Move, Point};
 use utoipa::ToSchema;
 
 use super::ViewJson;
+use super::accounts::{LoggedIn, session_token};
 use super::bearer;
 use crate::domain::view::View;
 use crate::domain::{Action, State};
@@ -28,6 +30,7 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/games/{id}/undo/accept", post(undo_accept))
         .route("/api/games/{id}/undo/reject", post(undo_reject))
         .route("/api/games/{id}/toggle", post(toggle))
+        .route("/api/games/{id}/sit", post(sit))
         .route("/api/games/{id}/accept", post(accept))
         .route("/api/games/{id}/name", post(set_name))
         .route("/api/games/{id}/resume", post(resume))
@@ -198,6 +201,25 @@ async fn set_name(
 }
 seat_action!(resume, "/api/games/{id}/resume", Action::Resume, "Disagrees with the marking: play resumes.");
 
+/// The logged-in player takes the seat of the link's token for the account: the seat is then
+/// held by the account (on any device, without the link) and named after it.
+#[utoipa::path(post, tag = "seats", path = "/api/games/{id}/sit", params(("id" = String, Path)),
+    security(("seat" = [])), responses((status = 200, body = View),
+        (status = 401, body = ErrorBody, description = "no seat token, or not logged in"),
+        (status = 422, body = ErrorBody, description = "the seat is another account's, or a rated game's other seat is this account's")))]
+async fn sit(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    client: Client,
+    LoggedIn(account): LoggedIn,
+    headers: HeaderMap,
+) -> Result<ViewJson, ApiError> {
+    let token = bearer(&headers).ok_or_else(ApiError::unauthorized)?;
+    let action = Action::Sit { account: account.id, name: account.name };
+    let (_, view) = app.act_as(&id, client, Some(token), None, action, |_, _| Ok(())).await?;
+    Ok(ViewJson(view))
+}
+
 /// Marks the chain through a point dead, or alive again (counting phase).
 #[utoipa::path(post, tag = "seats", path = "/api/games/{id}/toggle", params(("id" = String, Path)), request_body = ToggleRequest,
     security(("seat" = [])), responses((status = 200, body = View), (status = 422, body = ErrorBody)))]
@@ -222,6 +244,11 @@ async fn by_seat(
     check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
 ) -> Result<ViewJson, ApiError> {
     let token = bearer(headers).map(str::to_owned);
+    // Without a token, the account of the session cookie acts for the seat it holds.
+    let account = match (&token, session_token(headers)) {
+        (None, Some(session)) => app.session_account(session).await?.map(|a| a.id),
+        _ => None,
+    };
     let wakes_computer = matches!(action, Action::Move { .. } | Action::Handicap { .. } | Action::Resume);
     // A place in the client's share of the computer's work, taken before the game's lock
     // (with shared moves it is a query) and held until the action has queued the job; a
@@ -235,7 +262,7 @@ async fn by_seat(
         (None, None)
     };
     let (_, view) = app
-        .act_as(id, client, token.as_deref(), action, |state, color| {
+        .act_as(id, client, token.as_deref(), account.as_deref(), action, |state, color| {
             if state.config.computer.is_some()
                 && let Some(refusal) = no_room
             {

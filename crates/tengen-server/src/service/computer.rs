@@ -321,6 +321,8 @@ mod tests {
             white_name: "you".into(),
             nigiri: None,
             imported: false,
+            rated: false,
+            accounts: [None, None],
         };
         State::new(config, 0).unwrap()
     }

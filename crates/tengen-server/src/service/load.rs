@@ -254,6 +254,8 @@ mod tests {
             white_name: String::new(),
             nigiri: None,
             imported: false,
+            rated: false,
+            accounts: [None, None],
         };
         let state = State::new(config.clone(), 0).unwrap();
         let stored =

@@ -130,7 +130,31 @@ pub fn derived(state: &State) -> Derived {
         deadline_ms: state.deadline_ms(),
         black_name: state.config.black_name.clone(),
         white_name: state.config.white_name.clone(),
+        accounts: state.config.accounts.clone(),
+        rated: state.config.rated,
+        rated_end: rated_end(state),
     }
+}
+
+/// A finished rated game's rating question: both seats held by accounts, and an outcome.
+fn rated_end(state: &State) -> Option<crate::store::RatedEnd> {
+    let outcome = state.game.outcome()?;
+    let [Some(black), Some(white)] = state.config.accounts.clone() else { return None };
+    if !state.config.rated || matches!(outcome, tengen_core::game::Outcome::NoResult) {
+        return None;
+    }
+    Some(crate::store::RatedEnd {
+        accounts: [black, white],
+        size: state.config.size,
+        handicap: u32::try_from(state.config.handicap).unwrap_or(u32::MAX),
+        komi: f64::from(state.config.komi_half_points) / 2.0,
+        black_score: match outcome.winner() {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
+        },
+        moves: state.game.moves().len() as i64,
+    })
 }
 
 impl AppState {
@@ -380,14 +404,29 @@ impl AppState {
         id: &str,
         client: Client,
         token: Option<&str>,
+        account: Option<&str>,
         action: Action,
         check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
     ) -> Result<(State, Arc<str>), ApiError> {
         self.act_with(id, client, action, |stored, state| {
-            let color = AppState::seat(stored, token)?;
+            let color = match (token, account) {
+                (None, Some(account)) => AppState::seat_of_account(state, account)?,
+                _ => AppState::seat(stored, token)?,
+            };
             check(state, color).map(|()| Some(color))
         })
         .await
+    }
+
+    /// The seat an account holds in a game (by [`Action::Sit`] or at its creation).
+    ///
+    /// # Errors
+    /// 403 when it holds none.
+    pub fn seat_of_account(state: &State, account: &str) -> Result<Color, ApiError> {
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| state.config.accounts[c.index()].as_deref() == Some(account))
+            .ok_or_else(|| ApiError::not_yours("this account holds no seat of this game (use the seat's link)"))
     }
 
     /// `check` gives who acts, or refuses.

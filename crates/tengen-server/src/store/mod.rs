@@ -14,10 +14,12 @@ use crate::domain::{Action, Config, Event};
 
 mod accounts;
 mod jobs;
+mod ratings;
 mod reviews;
 
 pub use accounts::AccountRow;
 pub use jobs::{Job, JobKind, TURNS_MS};
+pub use ratings::RatingRow;
 pub use reviews::{REVIEW_ATTEMPTS, REVIEW_CHANNEL, ReviewRow};
 
 /// Which database.
@@ -81,6 +83,29 @@ pub struct Derived {
     pub black_name: String,
     /// White's name as it is now.
     pub white_name: String,
+    /// The accounts holding the seats (ids), Black's and White's.
+    pub accounts: [Option<String>; 2],
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// A rated game's end, to be rated with the event that ends it.
+    pub rated_end: Option<RatedEnd>,
+}
+
+/// What rating a finished rated game needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedEnd {
+    /// Black's and White's accounts.
+    pub accounts: [String; 2],
+    /// Board size.
+    pub size: usize,
+    /// Handicap stones.
+    pub handicap: u32,
+    /// Komi in points.
+    pub komi: f64,
+    /// Black's score: 1 won, 0 lost, 0.5 drawn.
+    pub black_score: f64,
+    /// Moves played (a game of fewer than 10 is aborted, not rated).
+    pub moves: i64,
 }
 
 /// A line of the list of recent games.
@@ -200,8 +225,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
-             phase, result, deadline_ms, black_name, white_name) \
-             VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12)",
+             phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated) \
+             VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         )
         .bind(&game.id)
         .bind(game.created_ms)
@@ -215,6 +240,9 @@ impl Store {
         .bind(derived.deadline_ms)
         .bind(&derived.black_name)
         .bind(&derived.white_name)
+        .bind(&derived.accounts[0])
+        .bind(&derived.accounts[1])
+        .bind(i64::from(derived.rated))
         .execute(&mut *tx)
         .await?;
         if let Some(sgf) = &game.sgf {
@@ -316,9 +344,14 @@ impl Store {
                 _ => StoreError::Db(e),
             });
         }
+        let ends = derived.phase == "ended" && {
+            let before: Option<String> =
+                sqlx::query_scalar("SELECT phase FROM games WHERE id = $1").bind(id).fetch_optional(&mut *tx).await?;
+            before.as_deref() != Some("ended")
+        };
         sqlx::query(
             "UPDATE games SET updated_ms = $2, events = $3, moves = $4, phase = $5, result = $6, deadline_ms = $7, \
-             black_name = $8, white_name = $9 WHERE id = $1",
+             black_name = $8, white_name = $9, black_account = $10, white_account = $11, rated = $12 WHERE id = $1",
         )
         .bind(id)
         .bind(event.at_ms)
@@ -329,8 +362,15 @@ impl Store {
         .bind(derived.deadline_ms)
         .bind(&derived.black_name)
         .bind(&derived.white_name)
+        .bind(&derived.accounts[0])
+        .bind(&derived.accounts[1])
+        .bind(i64::from(derived.rated))
         .execute(&mut *tx)
         .await?;
+        // A rated game is rated in the transaction of the event that ends it: once.
+        if ends && let Some(end) = &derived.rated_end {
+            ratings::rate(&mut tx, self.backend, id, end, event.at_ms).await?;
+        }
         if self.backend == Backend::Postgres {
             // Delivered at commit, to every server listening on this database.
             sqlx::query("SELECT pg_notify($1, $2)")
@@ -370,6 +410,41 @@ impl Store {
                     moves: row.try_get("moves")?,
                     updated_ms: row.try_get("updated_ms")?,
                 })
+            })
+            .collect()
+    }
+
+    /// The games whose seats `account_id` holds, most recently changed first (at most
+    /// `limit`), with the colour it plays.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn games_of(&self, account_id: &str, limit: i64) -> Result<Vec<(Summary, Color)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, config, phase, result, moves, updated_ms, black_name, white_name, black_account FROM games \
+             WHERE black_account = $1 OR white_account = $1 ORDER BY updated_ms DESC, id LIMIT $2",
+        )
+        .bind(account_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let config: String = row.try_get("config")?;
+                let config: Config = serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                let black: Option<String> = row.try_get("black_account")?;
+                let color = if black.as_deref() == Some(account_id) { Color::Black } else { Color::White };
+                let summary = Summary {
+                    id: row.try_get("id")?,
+                    size: config.size,
+                    black: row.try_get::<Option<String>, _>("black_name")?.unwrap_or(config.black_name),
+                    white: row.try_get::<Option<String>, _>("white_name")?.unwrap_or(config.white_name),
+                    phase: row.try_get("phase")?,
+                    result: row.try_get("result")?,
+                    moves: row.try_get("moves")?,
+                    updated_ms: row.try_get("updated_ms")?,
+                };
+                Ok((summary, color))
             })
             .collect()
     }
