@@ -419,6 +419,25 @@ async fn two_accounts_play_rated_games_on_9x9_and_19x19_with_a_handicap() {
     // The profile lists the games; "my games" shows them on any device.
     let mine = ask(&app, "GET", "/api/me/games", Send { cookie: Some(&alice), ..Send::default() }, None).await;
     assert_eq!(mine.body.as_array().unwrap().len(), 3, "{}", mine.body);
+    let games = ask(&app, "GET", "/api/players/BOB/games", Send::default(), None).await;
+    assert_eq!(games.body.as_array().unwrap().len(), 3, "{}", games.body);
+
+    // The history, oldest first: Alice's three changes, each from the one before on its size.
+    let history = ask(&app, "GET", "/api/players/alice/ratings", Send::default(), None).await.body;
+    let history = history.as_array().unwrap();
+    assert_eq!(history.iter().map(|h| h["size"].as_u64().unwrap()).collect::<Vec<_>>(), [9, 9, 19]);
+    assert!(near(&history[0]["before"]["rating"], 1500.0) && near(&history[0]["after"]["rating"], 1667.45));
+    assert_eq!(history[1]["before"], history[0]["after"]);
+    assert!(near(&history[2]["after"]["rating"], 1366.38), "{}", history[2]);
+    assert_eq!(
+        ask(&app, "GET", "/api/players/nobody/ratings", Send::default(), None).await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    // Replaying every rated game gives the same table.
+    assert_eq!(app.store().recompute_ratings().await.unwrap(), (3, 0));
+    let again = ask(&app, "GET", "/api/players/alice/ratings", Send::default(), None).await.body;
+    assert_eq!(again.as_array().unwrap(), history);
 }
 
 #[tokio::test]
@@ -489,4 +508,19 @@ async fn seats_of_accounts_and_games_that_are_not_rated() {
         (rename.status, rename.body["reason"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("account_name"))
     );
+}
+
+#[tokio::test]
+async fn a_rated_game_on_postgres_is_rated_once_and_seen_by_every_node() {
+    let db = postgres().await;
+    let (a, b) = (server(&db, Vec::new()).await, server(&db, Vec::new()).await);
+    let alice = sign_up(&a, "Alice", "alice's password").await.token();
+    let bob = sign_up(&b, "Bob", "bob's password!").await.token();
+    let setup = json!({"size": 9, "opponent": "friend", "color": "black", "rated": true});
+    let id = play_game(&a, &alice, &bob, setup, &TEN, "sitter").await;
+    assert_eq!(b.store().rating_changes_of(&id).await.unwrap(), 2);
+    let al = rating_of(&b, "alice", 9).await;
+    assert!(near(&al["rating"], 1667.45) && near(&al["deviation"], 290.36), "{al}");
+    assert_eq!(b.store().recompute_ratings().await.unwrap(), (1, 0));
+    drop_postgres(&db).await;
 }

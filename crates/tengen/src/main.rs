@@ -15,6 +15,7 @@ mod load;
 mod malloc;
 mod network;
 mod play;
+mod ratings;
 mod records;
 mod regress;
 mod review;
@@ -58,6 +59,9 @@ enum Command {
     Match(duel::MatchArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
+    /// Replay every rated game of a server's database and rebuild its ratings
+    /// (`--recompute`).
+    Ratings(ratings::RatingsArgs),
     /// Run GTP regression files (GNU Go's `.tst` format) against tengen or another engine.
     Regress(regress::RegressArgs),
     /// Review a game record: every move named with the Go terms and judged by the search,
@@ -82,6 +86,7 @@ fn main() -> ExitCode {
         Command::Diagram(d) => diagram::run(&d),
         Command::Explain(e) => explain::run(&e),
         Command::Gtp(g) => gtp::run(&g),
+        Command::Ratings(r) => ratings::run(&r),
         Command::Regress(r) => regress::run(&r),
         Command::Review(r) => review::run(&r),
         Command::Learn(l) => learn::run(&l),

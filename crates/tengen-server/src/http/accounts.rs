@@ -27,6 +27,8 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/me/password", put(change_password))
         .route("/api/me/games", get(my_games))
         .route("/api/players/{name}", get(player))
+        .route("/api/players/{name}/ratings", get(player_ratings))
+        .route("/api/players/{name}/games", get(player_games))
 }
 
 /// A name and a password.
@@ -229,6 +231,38 @@ pub struct Profile {
     pub games: Vec<MyGame>,
 }
 
+/// The account of a player's name (deleted ones too), or 404.
+async fn account_named(app: &AppState, name: &str) -> Result<crate::store::AccountRow, ApiError> {
+    let key = crate::service::accounts::name_key(name.trim_matches(' '));
+    let shown: String = name.chars().take(40).collect();
+    app.store().account_by_key(&key).await?.ok_or_else(|| {
+        ApiError::refused(format!("no player {shown:?}")).because("no_player").with_status(StatusCode::NOT_FOUND)
+    })
+}
+
+/// A player's rating history: each rated game's change, oldest first (the latest 500).
+#[utoipa::path(get, tag = "accounts", path = "/api/players/{name}/ratings", params(("name" = String, Path)),
+    responses((status = 200, body = Vec<crate::store::RatingChange>), (status = 404, body = ErrorBody, description = "no such player")))]
+pub(super) async fn player_ratings(
+    AxumState(app): AxumState<AppState>,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<Vec<crate::store::RatingChange>>, ApiError> {
+    let row = account_named(&app, &name).await?;
+    Ok(Json(app.store().rating_history(&row.id, 500).await?))
+}
+
+/// A player's games, most recently changed first (the latest 200), with the colour played.
+#[utoipa::path(get, tag = "accounts", path = "/api/players/{name}/games", params(("name" = String, Path)),
+    responses((status = 200, body = Vec<MyGame>), (status = 404, body = ErrorBody, description = "no such player")))]
+pub(super) async fn player_games(
+    AxumState(app): AxumState<AppState>,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<Json<Vec<MyGame>>, ApiError> {
+    let row = account_named(&app, &name).await?;
+    let games = app.store().games_of(&row.id, 200).await?;
+    Ok(Json(games.into_iter().map(|(game, color)| MyGame { game, color }).collect()))
+}
+
 /// A player's profile: ratings by board size, ranks, games.
 #[utoipa::path(get, tag = "accounts", path = "/api/players/{name}", params(("name" = String, Path)),
     responses((status = 200, body = Profile), (status = 404, body = ErrorBody, description = "no such player")))]
@@ -236,11 +270,7 @@ pub(super) async fn player(
     AxumState(app): AxumState<AppState>,
     axum::extract::Path(name): axum::extract::Path<String>,
 ) -> Result<Json<Profile>, ApiError> {
-    let key = crate::service::accounts::name_key(name.trim_matches(' '));
-    let shown: String = name.chars().take(40).collect();
-    let row = app.store().account_by_key(&key).await?.ok_or_else(|| {
-        ApiError::refused(format!("no player {shown:?}")).because("no_player").with_status(StatusCode::NOT_FOUND)
-    })?;
+    let row = account_named(&app, &name).await?;
     let ratings = app
         .store()
         .ratings(&row.id)

@@ -19,7 +19,7 @@ mod reviews;
 
 pub use accounts::AccountRow;
 pub use jobs::{Job, JobKind, TURNS_MS};
-pub use ratings::RatingRow;
+pub use ratings::{RatingChange, RatingRow};
 pub use reviews::{REVIEW_ATTEMPTS, REVIEW_CHANNEL, ReviewRow};
 
 /// Which database.

@@ -170,3 +170,136 @@ impl Store {
             .await?)
     }
 }
+
+/// A rated game's change for one player (a point of the rating graph).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, utoipa::ToSchema)]
+pub struct RatingChange {
+    /// The game.
+    pub game_id: String,
+    /// Board size.
+    pub size: usize,
+    /// When the game ended (ms since the epoch).
+    pub at_ms: i64,
+    /// 1 won, 0 lost, 0.5 drawn.
+    pub score: f64,
+    /// The rating before the game.
+    pub before: Glicko,
+    /// The rating after it.
+    pub after: Glicko,
+}
+
+fn glicko_of(r: &sqlx::any::AnyRow, when: &str) -> Result<Glicko, sqlx::Error> {
+    Ok(Glicko {
+        rating: r.try_get(format!("rating_{when}").as_str())?,
+        deviation: r.try_get(format!("deviation_{when}").as_str())?,
+        volatility: r.try_get(format!("volatility_{when}").as_str())?,
+    })
+}
+
+impl Store {
+    /// An account's rating changes, oldest first (at most `limit`, the latest ones).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn rating_history(&self, account_id: &str, limit: i64) -> Result<Vec<RatingChange>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, size, at_ms, score, rating_before, deviation_before, volatility_before, rating_after, \
+             deviation_after, volatility_after FROM rating_changes WHERE account_id = $1 \
+             ORDER BY at_ms DESC, game_id LIMIT $2",
+        )
+        .bind(account_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = rows
+            .iter()
+            .map(|r| {
+                Ok(RatingChange {
+                    game_id: r.try_get("game_id")?,
+                    size: usize::try_from(r.try_get::<i64, _>("size")?).unwrap_or(0),
+                    at_ms: r.try_get("at_ms")?,
+                    score: r.try_get("score")?,
+                    before: glicko_of(r, "before")?,
+                    after: glicko_of(r, "after")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        out.reverse();
+        Ok(out)
+    }
+
+    /// Replays every rated game in the order it was rated, from the starting rating, with
+    /// today's rating math; rewrites the changes and the table. Returns the games replayed and
+    /// the ratings (account and size) whose value moved by more than 0.005.
+    ///
+    /// # Errors
+    /// A database error, or a game's configuration that does not read back.
+    pub async fn recompute_ratings(&self) -> Result<(usize, usize), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let rows = sqlx::query(
+            "SELECT c.game_id, c.account_id, c.size, c.score, c.at_ms, g.config, g.black_account, g.moves \
+             FROM rating_changes c JOIN games g ON g.id = c.game_id ORDER BY c.at_ms, c.game_id, c.account_id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        // Each game's two rows, in order.
+        let mut games: Vec<(String, RatedEnd, i64)> = Vec::new();
+        for r in &rows {
+            let id: String = r.try_get("game_id")?;
+            if games.last().is_some_and(|g| g.0 == id) {
+                continue;
+            }
+            let config: String = r.try_get("config")?;
+            let config: crate::domain::Config =
+                serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let black: Option<String> = r.try_get("black_account")?;
+            let black = black.ok_or_else(|| StoreError::Corrupt(format!("rated game {id} without Black's account")))?;
+            let pair: Vec<&sqlx::any::AnyRow> =
+                rows.iter().filter(|x| x.try_get::<String, _>("game_id").is_ok_and(|g| g == id)).collect();
+            let white = pair
+                .iter()
+                .map(|x| x.try_get::<String, _>("account_id"))
+                .find(|a| a.as_ref().is_ok_and(|a| *a != black))
+                .ok_or_else(|| StoreError::Corrupt(format!("rated game {id} without White's change")))??;
+            let black_score = pair
+                .iter()
+                .find(|x| x.try_get::<String, _>("account_id").is_ok_and(|a| a == black))
+                .map(|x| x.try_get::<f64, _>("score"))
+                .transpose()?
+                .unwrap_or(0.5);
+            let end = RatedEnd {
+                accounts: [black, white],
+                size: config.size,
+                handicap: u32::try_from(config.handicap).unwrap_or(u32::MAX),
+                komi: f64::from(config.komi_half_points) / 2.0,
+                black_score,
+                moves: r.try_get("moves")?,
+            };
+            games.push((id, end, r.try_get("at_ms")?));
+        }
+        let old: Vec<(String, i64, f64)> = sqlx::query("SELECT account_id, size, rating FROM ratings")
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|r| Ok((r.try_get("account_id")?, r.try_get("size")?, r.try_get("rating")?)))
+            .collect::<Result<_, sqlx::Error>>()?;
+        sqlx::query("DELETE FROM rating_changes").execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM ratings").execute(&mut *tx).await?;
+        for (id, end, at_ms) in &games {
+            rate(&mut tx, self.backend, id, end, *at_ms).await?;
+        }
+        let new: Vec<(String, i64, f64)> = sqlx::query("SELECT account_id, size, rating FROM ratings")
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|r| Ok((r.try_get("account_id")?, r.try_get("size")?, r.try_get("rating")?)))
+            .collect::<Result<_, sqlx::Error>>()?;
+        let moved = new
+            .iter()
+            .filter(|(a, s, r)| !old.iter().any(|(a0, s0, r0)| a0 == a && s0 == s && (r0 - r).abs() <= 0.005))
+            .count()
+            + old.iter().filter(|(a0, s0, _)| !new.iter().any(|(a, s, _)| a == a0 && s == s0)).count();
+        tx.commit().await?;
+        Ok((games.len(), moved))
+    }
+}
