@@ -6,6 +6,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 
+/// The stack of each of the server's threads (virtual memory: pages are taken as used).
+pub(crate) const WORKER_STACK: usize = 16 << 20;
+
 /// Options of `tengen serve`.
 #[derive(Args)]
 pub struct ServeArgs {
@@ -207,6 +210,10 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     // its memory after a burst.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // A request's future holds a game's state (a board and its history) by value; an
+        // unoptimised build keeps several copies of it on the stack: 2 MiB, tokio's default,
+        // overflowed on the first move of a debug build.
+        .thread_stack_size(WORKER_STACK)
         .max_blocking_threads(settings.searches + settings.review_workers + settings.limits.analyses + 2)
         .build()
         .context("starting the async runtime")?;

@@ -48,6 +48,7 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
     let max_think = crate::serve::seconds("max-think", args.max_think, 600.0)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(crate::serve::WORKER_STACK)
         .max_blocking_threads(workers + moves + 1)
         .build()
         .context("starting the async runtime")?;
