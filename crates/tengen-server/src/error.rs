@@ -74,11 +74,13 @@ impl ApiError {
     /// 401: the request needs a logged-in player (a session cookie).
     pub fn not_logged_in() -> ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, "not_logged_in", "log in first (POST /api/session)")
+            .because("not_logged_in")
     }
 
     /// 401: a name and password that do not match an account (which of the two is not said).
     pub fn wrong_credentials() -> ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, "wrong_credentials", "wrong name or password")
+            .because("wrong_credentials")
     }
 
     /// 403: a request that would act under a session cookie, sent by a page of another site
@@ -89,6 +91,7 @@ impl ApiError {
             "cross_site",
             "a request under a login must come from this server's own page (or an origin allowed with --origin)",
         )
+        .because("cross_site")
     }
 
     /// 404: no such game.

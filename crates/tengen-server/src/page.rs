@@ -1,5 +1,6 @@
 //! The page: one HTML file, its script modules and its style sheet, built into the binary and
-//! served from one table. The page routes on the client (`/`, `/games`, `/games/ID`) and uses
+//! served from one table. The page routes on the client (`/`, `/games`, `/games/ID`, `/login`,
+//! `/players/NAME`) and uses
 //! only the API.
 
 use axum::Router;
@@ -36,6 +37,8 @@ const FILES: &[(&str, &str, &str)] = &[
     ("js/record.js", JS, include_str!("../web/js/record.js")),
     ("js/newgame.js", JS, include_str!("../web/js/newgame.js")),
     ("js/recent.js", JS, include_str!("../web/js/recent.js")),
+    ("js/account.js", JS, include_str!("../web/js/account.js")),
+    ("js/profile.js", JS, include_str!("../web/js/profile.js")),
 ];
 
 async fn index() -> impl IntoResponse {
@@ -57,6 +60,8 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/", get(index))
         .route("/games", get(index))
         .route("/games/{id}", get(index))
+        .route("/login", get(index))
+        .route("/players/{name}", get(index))
         .route("/static/{*path}", get(file))
 }
 

@@ -5,7 +5,8 @@ import { S } from './store.js';
 export async function api(method, path, body, raw) {
   const headers = {};
   if (body !== undefined && !raw) headers['content-type'] = 'application/json';
-  if (S.seat && path.startsWith(`/api/games/${S.gameId}/`)) headers.authorization = `Bearer ${S.seat.token}`;
+  // A seat held by the account has no token: the login's cookie acts for it.
+  if (S.seat?.token && path.startsWith(`/api/games/${S.gameId}/`)) headers.authorization = `Bearer ${S.seat.token}`;
   const response = await fetch(path, { method, headers, body: raw ? body : body === undefined ? undefined : JSON.stringify(body) });
   const json = await response.json().catch(() => null);
   if (!response.ok) {

@@ -1,5 +1,6 @@
 // A game: opening it, its live view over the WebSocket, moving through its moves, and the
 // player's actions (moves, passes, undo, resignation) on the board and the buttons.
+import { claimSeat, forgetRanks } from './account.js';
 import { $, say } from './dom.js';
 import { t, colorName, refusal } from './i18n.js';
 import { S, render, ticket } from './store.js';
@@ -40,6 +41,7 @@ export async function openGame(id) {
     return;
   }
   listen();
+  claimSeat(S.view);
   loadReview(id);
   loadRecord(id);
 }
@@ -88,6 +90,7 @@ function update(v) {
   if (old && old.id === v.id && v.events < old.events) return;
   const before = old?.id === v.id ? old : null;
   const wasMyTurn = myTurnLive();
+  if (before && before.phase !== 'ended' && v.phase === 'ended' && v.rated) forgetRanks();
   S.view = v;
   S.receivedAt = performance.now();
   const mine = before && before.moves < v.moves && v.history.at(-1)?.color === S.seat?.color;

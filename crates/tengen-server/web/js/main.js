@@ -15,9 +15,11 @@ import * as newgame from './newgame.js';
 import * as recent from './recent.js';
 import { renderCommentary } from './commentary.js';
 import { renderRecord } from './record.js';
+import * as account from './account.js';
+import { openPlayer } from './profile.js';
 
 export function show(section) {
-  for (const id of ['new', 'recent', 'game']) $(`#${id}`).hidden = id !== section;
+  for (const id of ['new', 'recent', 'game', 'login', 'player']) $(`#${id}`).hidden = id !== section;
   if (section !== 'game') document.title = 'tengen 天元';
 }
 
@@ -27,6 +29,15 @@ export function route() {
   if (match) {
     show('game');
     return game.openGame(match[1]);
+  }
+  const player = path.match(/^\/players\/([^/]+)$/);
+  if (player) {
+    show('player');
+    return openPlayer(decodeURIComponent(player[1]));
+  }
+  if (path === '/login') {
+    show('login');
+    return undefined;
   }
   if (path === '/games') {
     show('recent');
@@ -45,6 +56,7 @@ export function go(path) {
 function render() {
   applyText();
   newgame.showLevel();
+  account.renderNav();
   if (!S.shown || $('#game').hidden) return;
   game.renderBoard();
   panel.renderPanel();
@@ -57,12 +69,13 @@ function render() {
 
 function start() {
   setRender(render);
-  for (const part of [settings, clock, game, counting, panel, review, variations, analysis, newgame, recent]) part.init();
+  for (const part of [settings, clock, game, counting, panel, review, variations, analysis, newgame, recent, account]) part.init();
   $('#lang').addEventListener('click', () => {
     toggleLang();
     render();
     // The recent games are written in the language: again in the new one.
     if (!$('#recent').hidden) recent.loadRecent();
+    if (!$('#player').hidden) route();
   });
   // Links of the page are followed on the page.
   document.addEventListener('click', (event) => {

@@ -19,6 +19,7 @@ function gameRequest(f) {
     color: f.get('color'),
     guess: f.get('guess'),
   };
+  if (f.get('rated') === 'on') body.rated = true;
   if (f.get('komi') !== '') body.komi = Number(f.get('komi'));
   const name = f.get('name').trim();
   if (name) {

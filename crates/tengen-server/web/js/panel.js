@@ -9,10 +9,11 @@ import { renderCount, resultText } from './counting.js';
 import { act, myTurn, myTurnLive } from './game.js';
 import { recordInfo } from './record.js';
 import { createGame } from './newgame.js';
+import { seatLabel } from './account.js';
 
 function playerName(v, side) {
   if (v.computer === side && v.opponent.computer) return t('computer_name', v.opponent.computer.level);
-  return side === 'black' ? v.black_name : v.white_name;
+  return seatLabel(v, side);
 }
 
 function playerRow(v, s, side) {
@@ -64,7 +65,8 @@ function renderControls(v) {
   $('#accept').hidden = $('#resume').hidden = !(seated && v.phase === 'counting');
   $('#accept').disabled = seated && (v.accepted[seat.color] || !v.proposed);
   $('#rematch').hidden = !(seated && v.phase === 'ended');
-  $('#name-form').hidden = !seated;
+  // A seat held by an account is named after it.
+  $('#name-form').hidden = !seated || Boolean(v.accounts?.[seat.color === 'black' ? 0 : 1]);
   const input = $('#name-input');
   if (seated && document.activeElement !== input && !input.dataset.edited) {
     input.value = (seat.color === 'black' ? v.black_name : v.white_name) || localStorage.getItem('tengen-name') || '';

@@ -15,6 +15,7 @@ export const S = {
   study: { id: null, review: null }, // the computer's review of the game
   record: { id: null, info: null }, // an imported game's information and comments
   levels: [], // what each level of the computer means
+  me: null, // the logged-in player (GET /api/me), or null
 };
 
 // The page is drawn again from the state by `render` (set by main.js).

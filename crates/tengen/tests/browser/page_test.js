@@ -197,9 +197,10 @@ async function gameBetweenFriends(browser) {
   await two.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
   await two.locator('#name-input').fill('Bob');
   await two.locator('#name-form button').click();
-  await one.waitForFunction(() => document.querySelector('.player.white .name')?.textContent === 'White · Bob');
-  check(await text(one, '.player.black .name') === 'Black · Alice (you)', 'the creator sees itself as you');
-  check(await text(two, '.player.black .name') === 'Black · Alice' && await text(two, '.player.white .name') === 'White · Bob (you)',
+  // Guests' names are marked as guests' (no account stands behind them).
+  await one.waitForFunction(() => document.querySelector('.player.white .name')?.textContent === 'White · Bob (guest)');
+  check(await text(one, '.player.black .name') === 'Black · Alice (guest) (you)', 'the creator sees itself as you');
+  check(await text(two, '.player.black .name') === 'Black · Alice (guest)' && await text(two, '.player.white .name') === 'White · Bob (guest) (you)',
     `the friend sees the creator by name: ${await text(two, '.player.black .name')}`);
   // Moves both ways; the friend's page says whose turn in the tab's title and notifies.
   await hit(one, 'C5').click();

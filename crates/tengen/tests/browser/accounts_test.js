@@ -1,0 +1,122 @@
+// Accounts in Chromium: two players sign up in two browser contexts (one on a phone), play a
+// rated 9×9 game by clicks, and see their ranks change in the game and on their pages, in both
+// languages; a wrong password, a guest's marked name, and logging out.
+'use strict';
+const path = require('path');
+const { base, shots, check, text, run } = require('./common.js');
+
+const pages = [];
+async function newPage(browser, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  pages.push(page);
+  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
+  return page;
+}
+
+const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
+const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
+
+async function signUp(page, name) {
+  await page.goto(base + '/login');
+  await page.locator('#login-form input[name=name]').fill(name);
+  await page.locator('#login-form input[name=password]').fill(`${name}'s password`);
+  await page.locator('#sign-up').click();
+  await page.waitForURL(new RegExp(`/players/${name}$`));
+  await page.locator('#account-nav .me').waitFor();
+  check(await text(page, '#account-nav .me') === name, `the header names ${name}`);
+  check(await text(page, '#player-name') === name && /No rated games/.test(await text(page, '#player-ratings')), 'a new player\'s page');
+}
+
+async function accounts(browser) {
+  const alice = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  const bob = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await signUp(alice, 'Alice');
+  await signUp(bob, 'Bob');
+  await bob.screenshot({ path: path.join(shots, 'acc-1-new-player-phone.png') });
+
+  // A wrong password is said so, and the name taken too.
+  const carol = await newPage(browser);
+  await carol.goto(base + '/login');
+  await carol.locator('#login-form input[name=name]').fill('alice');
+  await carol.locator('#login-form input[name=password]').fill('not the password');
+  await carol.locator('#log-in').click();
+  await carol.waitForFunction(() => /Wrong name or password/.test(document.querySelector('#login-error').textContent));
+  await carol.screenshot({ path: path.join(shots, 'acc-0-login-refused.png') });
+  await carol.locator('#sign-up').click();
+  await carol.waitForFunction(() => /taken/.test(document.querySelector('#login-error').textContent));
+  check(await carol.locator('#account-nav .log-in').count() === 1, 'still logged out');
+
+  // Alice makes a rated friend game; Bob opens the friend's link and takes the seat.
+  await alice.goto(base + '/');
+  await alice.locator('input[name=opponent][value=friend]').check();
+  await alice.locator('input[name=size][value="9"]').check();
+  await alice.locator('input[name=color][value=black]').check();
+  check(await alice.locator('#rated-label').isVisible(), 'Rated is offered to a logged-in player');
+  await alice.locator('input[name=rated]').check();
+  await alice.locator('#create').click();
+  await alice.waitForURL(/\/games\/[0-9a-f]+$/);
+  const friendLink = await alice.locator('.seat-link').nth(1).inputValue();
+  await bob.goto(friendLink);
+  await bob.locator('rect.hit').nth(80).waitFor({ state: 'attached' });
+  await alice.waitForFunction(() => document.querySelector('.player.white .name')?.textContent === 'White · Bob');
+  check(await text(alice, '.player.black .name') === 'Black · Alice (you)', 'an account\'s seat, unmarked');
+
+  // Ten moves by clicks, then Bob resigns.
+  const moves = ['E5', 'C3', 'G7', 'C7', 'G3', 'E3', 'E7', 'C5', 'G5', 'D4'];
+  for (const [i, v] of moves.entries()) {
+    const [page, color] = i % 2 === 0 ? [alice, 'black'] : [bob, 'white'];
+    await page.waitForFunction(() => !document.querySelector('#pass').disabled);
+    await hit(page, v).click();
+    await stone(alice, color, v).waitFor({ timeout: 5000 });
+    await stone(bob, color, v).waitFor({ timeout: 5000 });
+  }
+  await bob.locator('#resign').click();
+  await bob.locator('#resign').click();
+  // The ranks beside the names, on both pages, once the game is rated.
+  await alice.waitForFunction(() => document.querySelector('.player.black .name')?.textContent === 'Black · Alice [4k?] (you)');
+  await alice.waitForFunction(() => document.querySelector('.player.white .name')?.textContent === 'White · Bob [9k?]');
+  await bob.waitForFunction(() => document.querySelector('.player.white .name')?.textContent === 'White · Bob [9k?] (you)');
+  await alice.screenshot({ path: path.join(shots, 'acc-2-rated-game.png') });
+
+  // Alice's page: the rank, the rating, the graph, the game; in Chinese too.
+  await alice.locator('#account-nav .me').click();
+  await alice.waitForURL(/\/players\/Alice$/);
+  await alice.locator('#player-ratings tr[data-size="9"]').waitFor();
+  check(await text(alice, '#player-ratings tr[data-size="9"] .rank') === '4k?', 'Alice is 4k? on 9×9');
+  check(/1667 ± 290/.test(await text(alice, '#player-ratings tr[data-size="9"]')), 'the rating and its deviation');
+  check(await alice.locator('#player-graph polyline[data-size="9"]').count() === 1, 'a line of the rating');
+  check(await alice.locator('#player-games li').count() === 1 && /B\+R/.test(await text(alice, '#player-games li')), 'the game listed');
+  await alice.screenshot({ path: path.join(shots, 'acc-3-profile.png') });
+  await alice.locator('#lang').click();
+  await alice.waitForFunction(() => document.querySelector('#account-nav .log-out')?.textContent === '退出');
+  check(/段级位/.test(await text(alice, '#player-ratings')), 'the table in Chinese');
+  await alice.screenshot({ path: path.join(shots, 'acc-4-profile-zh.png') });
+  await alice.locator('#lang').click();
+  await bob.goto(base + '/players/Bob');
+  await bob.locator('#player-ratings tr[data-size="9"]').waitFor();
+  check(await text(bob, '#player-ratings tr[data-size="9"] .rank') === '9k?', 'Bob is 9k? on 9×9');
+  await bob.screenshot({ path: path.join(shots, 'acc-5-profile-phone.png') });
+
+  // A guest's name is marked as a guest's.
+  await carol.goto(base + '/');
+  await carol.locator('input[name=opponent][value=friend]').check();
+  await carol.locator('input[name=size][value="9"]').check();
+  await carol.locator('input[name=color][value=black]').check();
+  await carol.locator('#new-form input[name=name]').fill('Alice');
+  check(await carol.locator('#rated-label').isHidden(), 'no rated game for a guest');
+  await carol.locator('#create').click();
+  await carol.waitForURL(/\/games\/[0-9a-f]+$/);
+  await carol.waitForFunction(() => document.querySelector('.player.black .name')?.textContent === 'Black · Alice (guest) (you)');
+
+  // Logging out ends the session: the header offers the login again, the API says 401.
+  await alice.locator('#account-nav .log-out').click();
+  await alice.locator('#account-nav .log-in').waitFor();
+  const me = await alice.evaluate(async () => (await fetch('/api/me')).status);
+  check(me === 401, `logged out: /api/me answers ${me}`);
+}
+
+run('accounts test', accounts, async () => {
+  for (const [i, page] of pages.entries()) await page.screenshot({ path: path.join(shots, `acc-failure-${i}.png`) }).catch(() => {});
+});
