@@ -55,6 +55,8 @@ pub struct Limits {
     /// Origins a WebSocket may come from, besides the server's own reached by an IP address
     /// or `localhost`: e.g. `https://go.example.org`.
     pub origins: Vec<String>,
+    /// Whether games against the computer may be rated (its levels with a measured rank).
+    pub rated_computer: bool,
     /// The most simulations a position a review may ask of the playout search.
     pub review_playouts: u32,
     /// The most visits a position a review may ask of the network.
@@ -91,6 +93,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(30),
             connection_age: Duration::from_secs(600),
             origins: Vec::new(),
+            rated_computer: true,
             review_playouts: 10_000,
             review_visits: 400,
             review_default_visits: 32,

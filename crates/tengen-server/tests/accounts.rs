@@ -454,12 +454,12 @@ async fn seats_of_accounts_and_games_that_are_not_rated() {
     assert_eq!(app.store().rating_changes_of(&c).await.unwrap(), 0);
     assert_eq!(rating_of(&app, "alice", 9).await, Value::Null);
 
-    // A rated game needs a login, a friend and a rated size.
+    // A rated game needs a login, a rated size, and a level with a measured rank there.
     let guest =
         ask(&app, "POST", "/api/games", Send::default(), Some(json!({"size": 9, "opponent": "friend", "rated": true})));
     assert_eq!(guest.await.status, StatusCode::UNAUTHORIZED);
     for body in [
-        json!({"size": 9, "opponent": {"computer": {"level": 3}}, "rated": true}),
+        json!({"size": 9, "opponent": {"computer": {"level": 10}}, "rated": true}),
         json!({"size": 11, "opponent": "friend", "rated": true}),
     ] {
         assert_eq!(
@@ -523,4 +523,100 @@ async fn a_rated_game_on_postgres_is_rated_once_and_seen_by_every_node() {
     assert!(near(&al["rating"], 1667.45) && near(&al["deviation"], 290.36), "{al}");
     assert_eq!(b.store().recompute_ratings().await.unwrap(), (1, 0));
     drop_postgres(&db).await;
+}
+
+/// Waits until the game's view has `moves` moves (the computer thinks on other threads).
+async fn wait_moves(app: &AppState, id: &str, moves: u64) -> Value {
+    let start = Instant::now();
+    loop {
+        let view = ask(app, "GET", &format!("/api/games/{id}"), Send::default(), None).await.body;
+        if view["moves"].as_u64() == Some(moves) {
+            return view;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "waited too long: {view}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_rated_game_against_a_level_with_the_automatic_handicap() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let alice = sign_up(&app, "Alice", "alice's password").await.token();
+    // A new player (1500, 6k?) against level 3 (10 kyu on 9×9): 3.8 ranks, so the level takes
+    // Black with 让先 (worth 3.5 ranks on 9×9), no stones, komi 0.
+    let setup = json!({"size": 9, "opponent": {"computer": {"level": 3}}, "rated": true, "handicap": "auto"});
+    let made = ask(&app, "POST", "/api/games", own(&alice), Some(setup)).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    assert_eq!(made.body["color"], "white");
+    let game = &made.body["game"];
+    assert_eq!(
+        (game["handicap"].as_u64(), game["komi"].as_f64(), game["rated"].as_bool()),
+        (Some(0), Some(0.0), Some(true))
+    );
+    let id = made.body["id"].as_str().unwrap().to_owned();
+    let candidates =
+        ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6", "D6", "F4", "B2", "H8", "B8", "H2"];
+    let mut moves = 1;
+    while moves < 10 {
+        wait_moves(&app, &id, moves).await;
+        let mut played = false;
+        for mv in candidates {
+            let body = json!({"move": mv, "number": moves + 1});
+            if ask(&app, "POST", &format!("/api/games/{id}/move"), own(&alice), Some(body)).await.status
+                == StatusCode::OK
+            {
+                played = true;
+                break;
+            }
+        }
+        assert!(played, "a move for Alice");
+        moves += 2;
+    }
+    wait_moves(&app, &id, 11).await;
+    let resigned = ask(&app, "POST", &format!("/api/games/{id}/resign"), own(&alice), None).await;
+    assert_eq!(resigned.body["phase"], "ended", "{}", resigned.body);
+    // Only Alice's rating changes; the level's is fixed.
+    assert_eq!(app.store().rating_changes_of(&id).await.unwrap(), 1);
+    let al = rating_of(&app, "alice", 9).await;
+    assert!(near(&al["rating"], 1315.18) && near(&al["deviation"], 250.66), "{al}");
+    assert_eq!(app.store().recompute_ratings().await.unwrap(), (1, 0));
+
+    // Levels and sizes without a measured rank, and "auto" where it cannot work, are refused.
+    for (body, reason) in [
+        (json!({"size": 9, "opponent": {"computer": {"level": 10}}, "rated": true}), "level_unrated"),
+        (json!({"size": 19, "opponent": {"computer": {"level": 3}}, "rated": true}), "level_unrated"),
+        (
+            json!({"size": 9, "opponent": {"computer": {"level": 3}}, "handicap": "auto", "color": "black"}),
+            "auto_handicap_given",
+        ),
+        (json!({"size": 9, "opponent": "friend", "handicap": "auto"}), "auto_handicap_friend"),
+    ] {
+        let a = ask(&app, "POST", "/api/games", own(&alice), Some(body.clone())).await;
+        assert_eq!(
+            (a.status, a.body["reason"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(reason)),
+            "{body}: {}",
+            a.body
+        );
+    }
+    let guest = ask(&app, "POST", "/api/games", Send::default(), Some(json!({"size": 9, "handicap": "auto"}))).await;
+    assert_eq!(guest.status, StatusCode::UNAUTHORIZED);
+    // A server told not to rate games against the computer.
+    let strict = {
+        let limits = tengen_server::guard::Limits { rated_computer: false, ..roomy() };
+        AppState::new(
+            Store::open("sqlite::memory:").await.unwrap(),
+            Settings { limits, review_workers: 0, ..Settings::default() },
+        )
+    };
+    let t = sign_up(&strict, "Alice", "alice's password").await.token();
+    let a = ask(
+        &strict,
+        "POST",
+        "/api/games",
+        own(&t),
+        Some(json!({"size": 9, "opponent": {"computer": {"level": 3}}, "rated": true})),
+    )
+    .await;
+    assert_eq!(a.body["reason"], "rated_computer");
 }

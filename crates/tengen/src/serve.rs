@@ -88,6 +88,9 @@ pub struct ServeArgs {
     /// rebinding forges); repeat for more.
     #[arg(long)]
     origin: Vec<String>,
+    /// Rate no game against the computer (players then get ranks from each other only).
+    #[arg(long)]
+    no_rated_computer: bool,
     /// Review jobs this server works on at once; 0 leaves them to other servers and to
     /// `tengen worker` processes on the same database.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=64))]
@@ -182,6 +185,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             request_timeout: seconds("request-timeout", args.request_timeout, 3600.0)?,
             connection_age: Duration::from_secs(600),
             origins: args.origin.clone(),
+            rated_computer: !args.no_rated_computer,
             review_playouts: args.review_playouts,
             review_visits: args.review_visits,
             review_default_visits: args.review_default_visits,

@@ -184,6 +184,10 @@ pub struct Config {
     /// binds one after the game began.
     #[serde(default, skip_serializing_if = "no_accounts")]
     pub accounts: [Option<String>; 2],
+    /// In a rated game against the computer: its level's fixed rating on this board size, as
+    /// it stood when the game was created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer_rating: Option<super::rating::Glicko>,
 }
 
 fn no_accounts(accounts: &[Option<String>; 2]) -> bool {

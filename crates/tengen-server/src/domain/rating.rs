@@ -166,6 +166,36 @@ pub fn handicap_adjustment(color: Color, rating: f64, difference: f64) -> f64 {
     rating_of(rank) - rating
 }
 
+/// A handicap chosen from a rank difference: stones, komi in points, and whether it is 让先.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AutoHandicap {
+    /// Handicap stones (0, or 2 to 9).
+    pub stones: u32,
+    /// Komi in points.
+    pub komi: f64,
+    /// 让先: Black first without komi.
+    pub rang_xian: bool,
+}
+
+/// The handicap for a weaker player `ranks` below the stronger on a board of `size` (at most
+/// `max_stones`): of an even game (komi 7.5), 让先 (komi 0) and 2 to `max_stones` stones with
+/// komi ½, the largest whose worth in ranks ([`handicap_rank_difference`]) is not more than the
+/// difference — the weaker is never given more than the ranks between them. On 19×19 that is
+/// 让先 for one rank and N stones for N ranks (up to 9); on 13×13 and 9×9 a stone is worth 3
+/// and 6 times as much (the table in docs/usage.md).
+#[must_use]
+pub fn auto_handicap(ranks: f64, size: usize, max_stones: u32) -> AutoHandicap {
+    let even = AutoHandicap { stones: 0, komi: 7.5, rang_xian: false };
+    let mut options = vec![even, AutoHandicap { stones: 0, komi: 0.0, rang_xian: true }];
+    options.extend((2..=max_stones).map(|stones| AutoHandicap { stones, komi: 0.5, rang_xian: false }));
+    let worth = |o: &AutoHandicap| handicap_rank_difference(o.stones, size, o.komi).unwrap_or(f64::INFINITY);
+    options
+        .into_iter()
+        .filter(|o| worth(o) <= ranks.max(0.0))
+        .max_by(|a, b| worth(a).total_cmp(&worth(b)))
+        .unwrap_or(even)
+}
+
 /// A rated game's result for both players (`black_score`: 1 Black won, 0 lost, 0.5 a draw), or `None` when it is not rated (a size without a
 /// scale, or a handicap and komi worth more than [`MAX_RANK_DIFFERENCE`] ranks).
 #[must_use]
@@ -269,6 +299,30 @@ mod tests {
         let (b_even, _) = rate_game(weak, strong, 0, 19, 7.5, 1.0).unwrap();
         let (b_four, _) = rate_game(weak, strong, 4, 19, 0.5, 1.0).unwrap();
         assert!(b_four.rating - weak.rating < b_even.rating - weak.rating);
+    }
+
+    #[test]
+    fn the_automatic_handicap_follows_the_rank_difference() {
+        let on = |ranks, size, max| {
+            let a = auto_handicap(ranks, size, max);
+            (a.stones, a.komi, a.rang_xian)
+        };
+        // 19×19: even, 让先 for one rank, N stones for N ranks, at most 9.
+        assert_eq!(on(0.2, 19, 9), (0, 7.5, false));
+        assert_eq!(on(1.0, 19, 9), (0, 0.0, true));
+        assert_eq!(on(1.4, 19, 9), (0, 0.0, true), "two stones are worth 1.46 ranks");
+        for n in 2..=9 {
+            assert_eq!(on(f64::from(n), 19, 9), (n, 0.5, false), "{n} ranks");
+        }
+        assert_eq!(on(14.0, 19, 9), (9, 0.5, false));
+        // 9×9: a stone is worth some six ranks; 13×13 some three.
+        assert_eq!(on(1.0, 9, 9), (0, 7.5, false));
+        assert_eq!(on(3.0, 9, 9), (0, 7.5, false), "让先 on 9×9 is worth 3.5 ranks");
+        assert_eq!(on(4.0, 9, 9), (0, 0.0, true));
+        assert_eq!(on(9.0, 9, 9), (2, 0.5, false));
+        assert_eq!(on(2.0, 13, 9), (0, 0.0, true));
+        assert_eq!(on(4.5, 13, 9), (2, 0.5, false));
+        assert_eq!(on(5.0, 9, 0), (0, 0.0, true), "a board that takes no stones");
     }
 
     #[test]

@@ -20,6 +20,7 @@ fn config(opponent: Opponent, time: TimeControl) -> Config {
         imported: false,
         rated: false,
         accounts: [None, None],
+        computer_rating: None,
     }
 }
 

@@ -43,17 +43,17 @@ pub(crate) struct NewGame {
     rules: Option<RulesName>,
     /// Komi in points, a multiple of ½ (7.5 = 贴 3¾ 子 by default; 0 with handicap or 让先).
     #[schema(minimum = -361, maximum = 361, multiple_of = 0.5)]
-    komi: Option<f64>,
+    pub(super) komi: Option<f64>,
     /// Handicap stones: 0 (the default) or 2 to 9, as many as the board takes (refused with
-    /// 422 beyond).
-    #[schema(minimum = 0, maximum = 9)]
-    handicap: Option<usize>,
+    /// 422 beyond); or `"auto"` (a logged-in player against a level rated on the size): the
+    /// weaker takes Black and the stones, 让先 or an even game follow the rank difference.
+    pub(super) handicap: Option<HandicapChoice>,
     /// `fixed` (star points, the default) or `free`.
-    placement: Option<Placement>,
+    pub(super) placement: Option<Placement>,
     /// 让先: Black plays first without komi (no handicap stones then).
-    rang_xian: Option<bool>,
+    pub(super) rang_xian: Option<bool>,
     /// The creator's colour: `black`, `white` or `nigiri` (the default).
-    color: Option<ColorChoice>,
+    pub(super) color: Option<ColorChoice>,
     /// For nigiri: the creator guesses `odd` (the default) or `even`.
     guess: Option<Guess>,
     /// Time control: `{"kind": "none"}` (default), `absolute`, `byoyomi`, `canadian`, `fischer`.
@@ -95,6 +95,24 @@ impl RulesName {
             RulesName::TrompTaylor => "tromp-taylor",
         }
     }
+}
+
+/// Handicap stones (0, or 2 to 9), or `auto`.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub(crate) enum HandicapChoice {
+    /// 0, or 2 to 9 stones.
+    Stones(usize),
+    /// From the ranks.
+    Auto(AutoWord),
+}
+
+/// The word `auto`.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum AutoWord {
+    /// From the ranks.
+    Auto,
 }
 
 /// The creator's colour.
@@ -173,20 +191,19 @@ async fn create(
         None => None,
     };
     let rated = new.rated.unwrap_or(false);
-    if rated {
-        if account.is_none() {
-            return Err(ApiError::not_logged_in());
-        }
-        if matches!(opponent, Opponent::Computer { .. }) {
-            return Err(ApiError::refused("games against the computer are not rated yet: play a friend")
-                .because("rated_computer"));
-        }
-        if ![9, 13, 19].contains(&size) {
-            return Err(ApiError::refused("rated games are on 9×9, 13×13 or 19×19").because("rated_size"));
-        }
-    }
+    let auto = matches!(new.handicap, Some(HandicapChoice::Auto(_)));
+    let level_rating = super::rated::check(&app, &new, size, opponent, account.as_ref(), rated, auto)?;
+    let computer_rating = level_rating.filter(|_| rated);
+    // "auto": the colours, stones and komi from the ranks.
+    let (auto_color, new) = match level_rating.filter(|_| auto) {
+        Some(level) => super::rated::auto_setup(&app, new, size, account.as_ref(), level).await?,
+        None => (None, new),
+    };
     let rules_name = new.rules.unwrap_or(RulesName::Chinese).as_str().to_owned();
-    let handicap = new.handicap.unwrap_or(0);
+    let handicap = match new.handicap {
+        Some(HandicapChoice::Stones(n)) => n,
+        _ => 0,
+    };
     let rang_xian = new.rang_xian.unwrap_or(false);
     if rang_xian && handicap > 0 {
         return Err(
@@ -199,7 +216,7 @@ async fn create(
         None if handicap > 0 || rang_xian => Komi::ZERO,
         None => rules.komi,
     };
-    let (color, nigiri) = match new.color.unwrap_or(ColorChoice::Nigiri) {
+    let (color, nigiri) = match auto_color.or(new.color).unwrap_or(ColorChoice::Nigiri) {
         ColorChoice::Nigiri => {
             let guess = match new.guess.unwrap_or(Guess::Odd) {
                 Guess::Odd => Parity::Odd,
@@ -242,6 +259,7 @@ async fn create(
         imported: false,
         rated,
         accounts: [Color::Black, Color::White].map(|c| account.as_ref().filter(|_| c == color).map(|a| a.id.clone())),
+        computer_rating,
     };
     let mut config = config;
     if let Some(a) = &account {

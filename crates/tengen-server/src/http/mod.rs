@@ -11,6 +11,7 @@ pub mod extract;
 pub mod games;
 pub mod middleware;
 mod ops;
+mod rated;
 pub mod records;
 pub mod reviews;
 pub mod seats;

@@ -94,6 +94,7 @@ async fn import(
         imported: true,
         rated: false,
         accounts: [None, None],
+        computer_rating: None,
     };
     let created = now_ms();
     let id = random_token(8);

@@ -323,6 +323,7 @@ mod tests {
             imported: false,
             rated: false,
             accounts: [None, None],
+            computer_rating: None,
         };
         State::new(config, 0).unwrap()
     }

@@ -256,6 +256,7 @@ mod tests {
             imported: false,
             rated: false,
             accounts: [None, None],
+            computer_rating: None,
         };
         let state = State::new(config.clone(), 0).unwrap();
         let stored =

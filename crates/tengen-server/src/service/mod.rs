@@ -139,22 +139,15 @@ pub fn derived(state: &State) -> Derived {
 /// A finished rated game's rating question: both seats held by accounts, and an outcome.
 fn rated_end(state: &State) -> Option<crate::store::RatedEnd> {
     let outcome = state.game.outcome()?;
-    let [Some(black), Some(white)] = state.config.accounts.clone() else { return None };
-    if !state.config.rated || matches!(outcome, tengen_core::game::Outcome::NoResult) {
+    if matches!(outcome, tengen_core::game::Outcome::NoResult) {
         return None;
     }
-    Some(crate::store::RatedEnd {
-        accounts: [black, white],
-        size: state.config.size,
-        handicap: u32::try_from(state.config.handicap).unwrap_or(u32::MAX),
-        komi: f64::from(state.config.komi_half_points) / 2.0,
-        black_score: match outcome.winner() {
-            Some(Color::Black) => 1.0,
-            Some(Color::White) => 0.0,
-            None => 0.5,
-        },
-        moves: state.game.moves().len() as i64,
-    })
+    let black_score = match outcome.winner() {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => 0.0,
+        None => 0.5,
+    };
+    crate::store::RatedEnd::of(&state.config, &state.config.accounts, black_score, state.game.moves().len() as i64)
 }
 
 impl AppState {

@@ -94,8 +94,10 @@ pub struct Derived {
 /// What rating a finished rated game needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatedEnd {
-    /// Black's and White's accounts.
-    pub accounts: [String; 2],
+    /// Black's and White's accounts (`None`: the computer's seat).
+    pub accounts: [Option<String>; 2],
+    /// The computer's fixed rating, in a game against it.
+    pub computer: Option<crate::domain::rating::Glicko>,
     /// Board size.
     pub size: usize,
     /// Handicap stones.
@@ -106,6 +108,36 @@ pub struct RatedEnd {
     pub black_score: f64,
     /// Moves played (a game of fewer than 10 is aborted, not rated).
     pub moves: i64,
+}
+
+impl RatedEnd {
+    /// The rating question of a rated game that ended with Black's score `black_score`, its
+    /// seats held by `accounts` (the computer's seat by none); `None` when it is not rated or a
+    /// player's seat has no account.
+    #[must_use]
+    pub fn of(config: &Config, accounts: &[Option<String>; 2], black_score: f64, moves: i64) -> Option<RatedEnd> {
+        if !config.rated {
+            return None;
+        }
+        let computer = match config.computer {
+            Some(c) if accounts[c.index()].is_none() => Some(config.computer_rating?),
+            Some(_) => return None,
+            None => None,
+        };
+        let humans = usize::from(computer.is_none()) + 1;
+        if accounts.iter().filter(|a| a.is_some()).count() != humans {
+            return None;
+        }
+        Some(RatedEnd {
+            accounts: accounts.clone(),
+            computer,
+            size: config.size,
+            handicap: u32::try_from(config.handicap).unwrap_or(u32::MAX),
+            komi: f64::from(config.komi_half_points) / 2.0,
+            black_score,
+            moves,
+        })
+    }
 }
 
 /// A line of the list of recent games.

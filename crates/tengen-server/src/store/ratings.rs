@@ -77,14 +77,25 @@ pub(super) async fn rate(
         return Ok(());
     }
     let size = end.size as i64;
-    let black = current(tx, backend, &end.accounts[0], size).await?;
-    let white = current(tx, backend, &end.accounts[1], size).await?;
+    // A player's current rating, or the computer's fixed one (never changed).
+    let mut seats = Vec::new();
+    for account in &end.accounts {
+        seats.push(match account {
+            Some(a) => current(tx, backend, a, size).await?,
+            None => match end.computer {
+                Some(fixed) => (fixed, 0, 0, 0),
+                None => return Ok(()),
+            },
+        });
+    }
+    let (black, white) = (seats[0], seats[1]);
     let Some((b_new, w_new)) = rate_game(black.0, white.0, end.handicap, end.size, end.komi, end.black_score) else {
         return Ok(());
     };
     for (account, before, after, score) in
         [(&end.accounts[0], black, b_new, end.black_score), (&end.accounts[1], white, w_new, 1.0 - end.black_score)]
     {
+        let Some(account) = account else { continue };
         let (games, wins, losses) =
             (before.1 + 1, before.2 + i64::from(score > 0.5), before.3 + i64::from(score < 0.5));
         sqlx::query(
@@ -237,44 +248,27 @@ impl Store {
     pub async fn recompute_ratings(&self) -> Result<(usize, usize), StoreError> {
         let mut tx = self.pool.begin().await?;
         let rows = sqlx::query(
-            "SELECT c.game_id, c.account_id, c.size, c.score, c.at_ms, g.config, g.black_account, g.moves \
+            "SELECT c.game_id, c.account_id, c.size, c.score, c.at_ms, g.config, g.black_account, g.white_account, g.moves \
              FROM rating_changes c JOIN games g ON g.id = c.game_id ORDER BY c.at_ms, c.game_id, c.account_id",
         )
         .fetch_all(&mut *tx)
         .await?;
-        // Each game's two rows, in order.
+        // Each game once, in the order it was rated; Black's score from any of its rows.
         let mut games: Vec<(String, RatedEnd, i64)> = Vec::new();
         for r in &rows {
             let id: String = r.try_get("game_id")?;
-            if games.last().is_some_and(|g| g.0 == id) {
+            if games.iter().any(|g| g.0 == id) {
                 continue;
             }
             let config: String = r.try_get("config")?;
             let config: crate::domain::Config =
                 serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            let black: Option<String> = r.try_get("black_account")?;
-            let black = black.ok_or_else(|| StoreError::Corrupt(format!("rated game {id} without Black's account")))?;
-            let pair: Vec<&sqlx::any::AnyRow> =
-                rows.iter().filter(|x| x.try_get::<String, _>("game_id").is_ok_and(|g| g == id)).collect();
-            let white = pair
-                .iter()
-                .map(|x| x.try_get::<String, _>("account_id"))
-                .find(|a| a.as_ref().is_ok_and(|a| *a != black))
-                .ok_or_else(|| StoreError::Corrupt(format!("rated game {id} without White's change")))??;
-            let black_score = pair
-                .iter()
-                .find(|x| x.try_get::<String, _>("account_id").is_ok_and(|a| a == black))
-                .map(|x| x.try_get::<f64, _>("score"))
-                .transpose()?
-                .unwrap_or(0.5);
-            let end = RatedEnd {
-                accounts: [black, white],
-                size: config.size,
-                handicap: u32::try_from(config.handicap).unwrap_or(u32::MAX),
-                komi: f64::from(config.komi_half_points) / 2.0,
-                black_score,
-                moves: r.try_get("moves")?,
-            };
+            let accounts: [Option<String>; 2] = [r.try_get("black_account")?, r.try_get("white_account")?];
+            let account: String = r.try_get("account_id")?;
+            let score: f64 = r.try_get("score")?;
+            let black_score = if accounts[0].as_deref() == Some(account.as_str()) { score } else { 1.0 - score };
+            let end = RatedEnd::of(&config, &accounts, black_score, r.try_get("moves")?)
+                .ok_or_else(|| StoreError::Corrupt(format!("rated game {id} is no longer ratable")))?;
             games.push((id, end, r.try_get("at_ms")?));
         }
         let old: Vec<(String, i64, f64)> = sqlx::query("SELECT account_id, size, rating FROM ratings")

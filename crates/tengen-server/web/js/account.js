@@ -34,6 +34,7 @@ export function renderNav() {
     nav.append(login);
   }
   $('#rated-label').hidden = !S.me;
+  for (const e of document.querySelectorAll('.logged-in-only')) e.hidden = !S.me;
 }
 
 async function logOut() {

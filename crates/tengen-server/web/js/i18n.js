@@ -64,10 +64,10 @@ const T = {
     account: 'Account', account_name: 'Name', password: 'Password (8 characters or more)', log_in: 'Log in',
     sign_up: 'Sign up', log_out: 'Log out', wrong_credentials: 'Wrong name or password.',
     account_hint: 'An account keeps your seats on every device and gives you a rank. Playing as a guest needs none.',
-    rated: 'Rated (a friend who takes the seat logged in)', guest_mark: '(guest)', deleted_mark: '(deleted)',
+    rated: 'Rated (a level with a measured rank, or a friend who takes the seat logged in)', guest_mark: '(guest)', deleted_mark: '(deleted)',
     player_games: 'Games', size_col: 'Board', rank_col: 'Rank', rating_col: 'Rating', record_col: 'Won–lost',
     no_rated: 'No rated games yet.', no_player: 'No such player.', rating_graph: 'Rating after each rated game',
-    in_play: 'in play',
+    in_play: 'in play', auto_handicap: 'auto (from the ranks)',
   },
   zh: {
     new_game: '新对局', recent: '最近对局', opponent: '对手', computer: '电脑', level: '级别', friend: '朋友',
@@ -124,10 +124,10 @@ const T = {
     account: '账号', account_name: '名字', password: '密码（至少 8 个字符）', log_in: '登录', sign_up: '注册',
     log_out: '退出', wrong_credentials: '名字或密码不对。',
     account_hint: '有了账号，座位在每台设备上都在，还有段级位。以游客身份下棋不需要账号。',
-    rated: '计等级分（朋友须登录后入座）', guest_mark: '（游客）', deleted_mark: '（已注销）',
+    rated: '计等级分（已测定段级位的电脑级别，或登录后入座的朋友）', guest_mark: '（游客）', deleted_mark: '（已注销）',
     player_games: '对局', size_col: '棋盘', rank_col: '段级位', rating_col: '等级分', record_col: '胜–负',
     no_rated: '还没有计等级分的对局。', no_player: '没有这个棋手。', rating_graph: '每盘计分对局后的等级分',
-    in_play: '进行中',
+    in_play: '进行中', auto_handicap: '自动（按段级位）',
   },
 };
 
@@ -152,7 +152,9 @@ const REASONS_ZH = {
   },
   name_taken: '这个名字已经有人用了', weak_password: '密码至少 8 个字符', bad_name: '名字只能用看得见的字符，最多 40 个',
   seat_held: '这个座位属于另一个账号', both_seats: '计分对局的两个座位不能是同一个账号', account_name: '账号的座位用账号的名字',
-  rated_computer: '和电脑的对局暂不计等级分', rated_size: '计分对局只在 9、13、19 路棋盘上', not_logged_in: '请先登录',
+  rated_computer: '本服务器和电脑的对局不计等级分', rated_size: '计分对局和自动让子只在 9、13、19 路棋盘上', not_logged_in: '请先登录',
+  level_unrated: '这个级别在这个棋盘上还没有测定段级位，不计等级分', auto_handicap_given: '自动让子时颜色、让子和贴目由段级位决定',
+  auto_handicap_friend: '自动让子需要知道对手的段级位：只用于和电脑的对局',
   cross_site: '请求须来自本站页面',
   sgf_empty: '棋谱里没有棋步，也没有棋局信息', sgf_none: '文件里没有 SGF 棋局', stale_move: '棋局已经变了，请再试一次', review_only: '导入的对局只供复盘',
 };

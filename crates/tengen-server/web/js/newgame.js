@@ -21,6 +21,11 @@ function gameRequest(f) {
   };
   if (f.get('rated') === 'on') body.rated = true;
   if (f.get('komi') !== '') body.komi = Number(f.get('komi'));
+  // "auto": the server sets the colours, stones and komi from the ranks.
+  if (f.get('handicap') === 'auto') {
+    body.handicap = 'auto';
+    for (const k of ['komi', 'color', 'guess', 'rang_xian']) delete body[k];
+  }
   const name = f.get('name').trim();
   if (name) {
     body.name = name;

@@ -1,5 +1,5 @@
 // Accounts in Chromium: two players sign up in two browser contexts (one on a phone), play a
-// rated 9×9 game by clicks, and see their ranks change in the game and on their pages, in both
+// rated 9×9 game by clicks, one then a rated game against a level with the automatic handicap, and see their ranks change in the game and on their pages, in both
 // languages; a wrong password, a guest's marked name, and logging out.
 'use strict';
 const path = require('path');
@@ -98,6 +98,38 @@ async function accounts(browser) {
   await bob.locator('#player-ratings tr[data-size="9"]').waitFor();
   check(await text(bob, '#player-ratings tr[data-size="9"] .rank') === '9k?', 'Bob is 9k? on 9×9');
   await bob.screenshot({ path: path.join(shots, 'acc-5-profile-phone.png') });
+
+  // Bob, alone on his phone, plays a rated game against level 3 with the automatic handicap:
+  // he is about a rank stronger on 9×9 now, so an even game, Bob White.
+  await bob.goto(base + '/');
+  await bob.locator('input[name=size][value="9"]').check();
+  await bob.locator('input[name=level]').fill('3');
+  await bob.locator('input[name=rated]').check();
+  await bob.locator('select[name=handicap]').selectOption('auto');
+  await bob.locator('#create').click();
+  await bob.waitForURL(/\/games\/[0-9a-f]+$/);
+  await bob.waitForFunction(() => /White · Bob \[9k\?\] \(you\)/.test(document.querySelector('.player.white .name')?.textContent));
+  const free = ['E5', 'C3', 'G7', 'C7', 'G3', 'E3', 'E7', 'C5', 'G5', 'D4', 'F6', 'D6', 'F4', 'B2', 'H8', 'B8', 'H2'];
+  for (let n = 2; n <= 10; n += 2) {
+    await bob.waitForFunction((k) => document.querySelectorAll('circle.stone').length >= k - 1 && !document.querySelector('#pass').disabled, n);
+    const vertex = [];
+    for (const v of free) if (await bob.locator(`circle.stone[data-vertex="${v}"]`).count() === 0) vertex.push(v);
+    await hit(bob, vertex[0]).click();
+    await stone(bob, 'white', vertex[0]).waitFor({ timeout: 5000 });
+  }
+  await bob.waitForFunction(() => document.querySelectorAll('circle.stone').length >= 11 && !document.querySelector('#pass').disabled);
+  await bob.locator('#resign').click();
+  await bob.locator('#resign').click();
+  await bob.waitForFunction(() => /Black wins by resignation/.test(document.querySelector('#status')?.textContent));
+  await bob.screenshot({ path: path.join(shots, 'acc-6-rated-level-phone.png') });
+  await bob.goto(base + '/players/Bob');
+  await bob.locator('#player-ratings tr[data-size="9"]').waitFor();
+  const after = await text(bob, '#player-ratings tr[data-size="9"]');
+  check(/0–2/.test(after) && !/1333 ± 290/.test(after), `Bob's rating moved after losing to level 3: ${after}`);
+  check(await bob.locator('#player-games li').count() === 2, 'both games listed');
+  await bob.locator('#lang').click();
+  await bob.waitForFunction(() => /段级位/.test(document.querySelector('#player-ratings').textContent));
+  await bob.screenshot({ path: path.join(shots, 'acc-7-profile-phone-zh.png') });
 
   // A guest's name is marked as a guest's.
   await carol.goto(base + '/');
