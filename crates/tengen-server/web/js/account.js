@@ -97,11 +97,12 @@ export function seatLabel(v, side) {
   if (known === undefined) {
     ranks.set(name, 'asked');
     api('GET', `/api/players/${encodeURIComponent(name)}`).then((p) => {
-      ranks.set(name, Object.fromEntries(p.ratings.map((r) => [r.size, r.rank])));
+      ranks.set(name, { deleted: p.deleted, ...Object.fromEntries(p.ratings.map((r) => [r.size, r.rank])) });
       render();
     }).catch(() => ranks.delete(name));
   }
   const rank = known && known !== 'asked' ? known[v.size] : undefined;
+  if (known?.deleted) return `${name} ${t('deleted_mark')}`;
   return rank ? `${name} [${rank}]` : name;
 }
 
