@@ -110,14 +110,20 @@ async function accounts(browser) {
   await bob.waitForURL(/\/games\/[0-9a-f]+$/);
   await bob.waitForFunction(() => /White · Bob \[9k\?\] \(you\)/.test(document.querySelector('.player.white .name')?.textContent));
   const free = ['E5', 'C3', 'G7', 'C7', 'G3', 'E3', 'E7', 'C5', 'G5', 'D4', 'F6', 'D6', 'F4', 'B2', 'H8', 'B8', 'H2'];
+  // Bob's turn (White) each time the computer has answered: an odd number of moves played
+  // (the step label "N / N") and the buttons of the side to move enabled.
+  const bobsTurn = () => bob.waitForFunction(() => {
+    const m = /^(\d+) \/ (\d+)$/.exec(document.querySelector('#step-label')?.textContent ?? '');
+    return m && Number(m[2]) % 2 === 1 && !document.querySelector('#pass').disabled;
+  });
   for (let n = 2; n <= 10; n += 2) {
-    await bob.waitForFunction((k) => document.querySelectorAll('circle.stone').length >= k - 1 && !document.querySelector('#pass').disabled, n);
+    await bobsTurn();
     const vertex = [];
     for (const v of free) if (await bob.locator(`circle.stone[data-vertex="${v}"]`).count() === 0) vertex.push(v);
     await hit(bob, vertex[0]).click();
     await stone(bob, 'white', vertex[0]).waitFor({ timeout: 5000 });
   }
-  await bob.waitForFunction(() => document.querySelectorAll('circle.stone').length >= 11 && !document.querySelector('#pass').disabled);
+  await bobsTurn();
   await bob.locator('#resign').click();
   await bob.locator('#resign').click();
   await bob.waitForFunction(() => /Black wins by resignation/.test(document.querySelector('#status')?.textContent));
