@@ -26,7 +26,9 @@ async function signUp(page, name) {
   await page.waitForURL(new RegExp(`/players/${name}$`));
   await page.locator('#account-nav .me').waitFor();
   check(await text(page, '#account-nav .me') === name, `the header names ${name}`);
-  check(await text(page, '#player-name') === name && /No rated games/.test(await text(page, '#player-ratings')), 'a new player\'s page');
+  // The player's page, once its profile has arrived.
+  await page.waitForFunction((n) => document.querySelector('#player-name')?.textContent === n
+    && /No rated games/.test(document.querySelector('#player-ratings').textContent), name);
 }
 
 async function accounts(browser) {
@@ -46,14 +48,14 @@ async function accounts(browser) {
   await carol.screenshot({ path: path.join(shots, 'acc-0-login-refused.png') });
   await carol.locator('#sign-up').click();
   await carol.waitForFunction(() => /taken/.test(document.querySelector('#login-error').textContent));
-  check(await carol.locator('#account-nav .log-in').count() === 1, 'still logged out');
+  await carol.locator('#account-nav .log-in').waitFor();
 
   // Alice makes a rated friend game; Bob opens the friend's link and takes the seat.
   await alice.goto(base + '/');
   await alice.locator('input[name=opponent][value=friend]').check();
   await alice.locator('input[name=size][value="9"]').check();
   await alice.locator('input[name=color][value=black]').check();
-  check(await alice.locator('#rated-label').isVisible(), 'Rated is offered to a logged-in player');
+  await alice.locator('#rated-label').waitFor({ state: 'visible' }); // offered once logged in
   await alice.locator('input[name=rated]').check();
   await alice.locator('#create').click();
   await alice.waitForURL(/\/games\/[0-9a-f]+$/);
@@ -118,10 +120,18 @@ async function accounts(browser) {
   });
   for (let n = 2; n <= 10; n += 2) {
     await bobsTurn();
-    const vertex = [];
-    for (const v of free) if (await bob.locator(`circle.stone[data-vertex="${v}"]`).count() === 0) vertex.push(v);
-    await hit(bob, vertex[0]).click();
-    await stone(bob, 'white', vertex[0]).waitFor({ timeout: 5000 });
+    // The first free point of the list that the rules allow (a captured stone's point may be
+    // suicide now): a refusal is said in the message line, and the next point is tried.
+    let played = false;
+    for (const v of free) {
+      if (played || await bob.locator(`circle.stone[data-vertex="${v}"]`).count()) continue;
+      await bob.evaluate(() => { document.querySelector('#message').textContent = ''; });
+      await hit(bob, v).click();
+      await bob.waitForFunction((p) => document.querySelector(`circle.stone.white[data-vertex="${p}"]`)
+        || document.querySelector('#message').textContent, v);
+      played = await stone(bob, 'white', v).count() === 1;
+    }
+    check(played, 'Bob found a legal move');
   }
   await bobsTurn();
   await bob.locator('#resign').click();
