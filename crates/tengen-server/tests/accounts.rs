@@ -620,3 +620,49 @@ async fn a_rated_game_against_a_level_with_the_automatic_handicap() {
     .await;
     assert_eq!(a.body["reason"], "rated_computer");
 }
+
+#[tokio::test]
+async fn a_loss_on_time_is_rated_like_any_loss() {
+    let app = server("sqlite::memory:", Vec::new()).await;
+    let alice = sign_up(&app, "Alice", "alice's password").await.token();
+    let bob = sign_up(&app, "Bob", "bob's password!").await.token();
+    let made = ask(
+        &app,
+        "POST",
+        "/api/games",
+        own(&alice),
+        Some(json!({"size": 9, "opponent": "friend",
+        "color": "black", "rated": true, "time": {"kind": "absolute", "main": 1}})),
+    )
+    .await;
+    let id = made.body["id"].as_str().unwrap().to_owned();
+    let friend = made.body["friend_token"].as_str().unwrap().to_owned();
+    let mut req = Request::builder()
+        .method("POST")
+        .uri(format!("/api/games/{id}/sit"))
+        .header("host", "127.0.0.1:8080")
+        .header("origin", OWN)
+        .header("authorization", format!("Bearer {friend}"))
+        .header("cookie", format!("tengen_session={bob}"));
+    req = req.extension(axum::extract::ConnectInfo("10.9.0.3:5000".parse::<SocketAddr>().unwrap()));
+    let sat = tengen_server::app(app.clone()).oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(sat.status(), StatusCode::OK);
+    for (i, mv) in TEN.iter().enumerate() {
+        let who = if i % 2 == 0 { &alice } else { &bob };
+        let a =
+            ask(&app, "POST", &format!("/api/games/{id}/move"), own(who), Some(json!({"move": mv, "number": i + 1})))
+                .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    }
+    // Black's second runs out: the server's clock check ends the game, and rates it.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    app.check_clocks().await;
+    let view = ask(&app, "GET", &format!("/api/games/{id}"), Send::default(), None).await.body;
+    assert_eq!((view["phase"].as_str(), view["result"].as_str()), (Some("ended"), Some("W+T")), "{view}");
+    assert_eq!(app.store().rating_changes_of(&id).await.unwrap(), 2);
+    // White's win with komi 7.5 (a quarter rank short for Black on 9×9) surprises a little less
+    // than Black's of game A: scripts/glicko-reference's game E.
+    let (al, bo) = (rating_of(&app, "alice", 9).await, rating_of(&app, "bob", 9).await);
+    assert!(near(&bo["rating"], 1657.32) && near(&al["rating"], 1342.73), "{al} {bo}");
+    assert_eq!((al["losses"].as_i64(), bo["wins"].as_i64()), (Some(1), Some(1)));
+}
