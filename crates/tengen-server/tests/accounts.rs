@@ -264,6 +264,12 @@ async fn failed_logins_and_sign_ups_are_limited() {
     assert_eq!(log_in(&app, "chitoku", "another password", "10.2.1.1").await.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(app.store().account_by_key("genan").await.unwrap().is_some());
 
+    // A name longer than any account's is counted by its first 41 characters.
+    let long = "x".repeat(60_000);
+    assert_eq!(log_in(&app, &long, "guess", "10.7.0.1").await.status, StatusCode::UNAUTHORIZED);
+    let key = format!("login-account:{}", "x".repeat(41));
+    assert_eq!(app.store().attempts_since(&key, 0).await.unwrap().0, 1);
+
     // Sign-ups: 15 an hour from one address.
     let mut statuses = Vec::new();
     for i in 0..17 {

@@ -10,7 +10,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use rand::Rng;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::domain::check_name;
+use crate::domain::{NAME_CHARS, check_name};
 use crate::error::ApiError;
 use crate::guard::Client;
 use crate::store::AccountRow;
@@ -183,7 +183,10 @@ impl AppState {
     /// 401 for a wrong name or password (the same answer, in the same time), 429 past the
     /// failures of the address or of the account.
     pub async fn log_in(&self, client: Client, name: &str, password: &str) -> Result<Session, ApiError> {
-        let key = name_key(name.trim_matches(' '));
+        // No account has a name longer than the rule allows: such a name is counted by its
+        // first characters, so that a client cannot fill the attempts table with long keys.
+        let name: String = name.trim_matches(' ').chars().take(NAME_CHARS + 1).collect();
+        let key = name_key(&name);
         let by_address = format!("login-address:{}", client.0);
         let by_account = format!("login-account:{key}");
         self.under_limit(&by_address, LOGIN_FAILURES, LOGIN_WINDOW_MS, "failed logins from this address").await?;
