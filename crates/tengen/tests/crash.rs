@@ -37,15 +37,18 @@ fn start(dir: &std::path::Path, addr: &str) -> (Child, String) {
     }
 }
 
-#[test]
-fn acknowledged_moves_survive_sigkill() {
-    let dir = std::env::temp_dir().join(format!("tengen-crash-{}", std::process::id()));
+/// An empty directory for the server's database and a free address for it to listen on.
+fn place(name: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let addr = {
-        let probe = TcpListener::bind("127.0.0.1:0").unwrap();
-        probe.local_addr().unwrap().to_string()
-    };
+    let probe = TcpListener::bind("127.0.0.1:0").unwrap();
+    (dir, probe.local_addr().unwrap().to_string())
+}
+
+#[test]
+fn acknowledged_moves_survive_sigkill() {
+    let (dir, addr) = place("tengen-crash");
     let (mut server, _) = start(&dir, &addr);
     let driver = tengen()
         .args(["bench", "server", "--url", &format!("http://{addr}"), "--games", "50", "--seconds", "12"])
@@ -123,13 +126,7 @@ fn http(
 #[test]
 fn a_rated_game_is_rated_once_across_a_sigkill_at_its_end() {
     use serde_json::json;
-    let dir = std::env::temp_dir().join(format!("tengen-crash-rated-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let addr = {
-        let probe = TcpListener::bind("127.0.0.1:0").unwrap();
-        probe.local_addr().unwrap().to_string()
-    };
+    let (dir, addr) = place("tengen-crash-rated");
     let (mut server, _) = start(&dir, &addr);
     let account = |name: &str| {
         let (status, session, body) =

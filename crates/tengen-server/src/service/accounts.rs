@@ -177,12 +177,12 @@ impl AppState {
         self.new_session(row.into()).await
     }
 
-    /// Logs in.
+    /// The account of a name and password, counted against the login limits when wrong.
     ///
     /// # Errors
     /// 401 for a wrong name or password (the same answer, in the same time), 429 past the
     /// failures of the address or of the account.
-    pub async fn log_in(&self, client: Client, name: &str, password: &str) -> Result<Session, ApiError> {
+    async fn check_login(&self, client: Client, name: &str, password: &str) -> Result<Account, ApiError> {
         // No account has a name longer than the rule allows: such a name is counted by its
         // first characters, so that a client cannot fill the attempts table with long keys.
         let name: String = name.trim_matches(' ').chars().take(NAME_CHARS + 1).collect();
@@ -195,13 +195,23 @@ impl AppState {
         let live = row.filter(|r| r.deleted_ms.is_none());
         let ok = verify(password, live.as_ref().and_then(|r| r.password_hash.clone())).await?;
         match live {
-            Some(row) if ok => self.new_session(row.into()).await,
+            Some(row) if ok => Ok(row.into()),
             _ => {
                 self.count(&by_address).await?;
                 self.count(&by_account).await?;
                 Err(ApiError::wrong_credentials())
             }
         }
+    }
+
+    /// Logs in.
+    ///
+    /// # Errors
+    /// 401 for a wrong name or password (the same answer, in the same time), 429 past the
+    /// failures of the address or of the account.
+    pub async fn log_in(&self, client: Client, name: &str, password: &str) -> Result<Session, ApiError> {
+        let account = self.check_login(client, name, password).await?;
+        self.new_session(account).await
     }
 
     /// The account of a session token, while the session lasts.
@@ -222,10 +232,7 @@ impl AppState {
 
     /// Checks the password of a logged-in account (counted as a failed login when wrong).
     async fn confirm(&self, client: Client, account: &Account, password: &str) -> Result<(), ApiError> {
-        let name = account.name.clone();
-        let session = self.log_in(client, &name, password).await?;
-        // The check made a session of its own: not needed.
-        self.log_out(&session.token).await
+        self.check_login(client, &account.name, password).await.map(|_| ())
     }
 
     /// Changes a password: every session of the account ends, and a new one starts for the

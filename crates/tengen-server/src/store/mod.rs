@@ -161,6 +161,24 @@ pub struct Summary {
     pub updated_ms: i64,
 }
 
+/// A line of a list of games from its row (`id, config, phase, result, moves, updated_ms,
+/// black_name, white_name`).
+fn summary_of(row: &sqlx::any::AnyRow) -> Result<Summary, StoreError> {
+    let config: String = row.try_get("config")?;
+    let config: Config = serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(Summary {
+        id: row.try_get("id")?,
+        size: config.size,
+        // Games stored before the names were derived have none here.
+        black: row.try_get::<Option<String>, _>("black_name")?.unwrap_or(config.black_name),
+        white: row.try_get::<Option<String>, _>("white_name")?.unwrap_or(config.white_name),
+        phase: row.try_get("phase")?,
+        result: row.try_get("result")?,
+        moves: row.try_get("moves")?,
+        updated_ms: row.try_get("updated_ms")?,
+    })
+}
+
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -427,23 +445,7 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                let config: String = row.try_get("config")?;
-                let config: Config = serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-                Ok(Summary {
-                    id: row.try_get("id")?,
-                    size: config.size,
-                    // Games stored before the names were derived have none here.
-                    black: row.try_get::<Option<String>, _>("black_name")?.unwrap_or(config.black_name),
-                    white: row.try_get::<Option<String>, _>("white_name")?.unwrap_or(config.white_name),
-                    phase: row.try_get("phase")?,
-                    result: row.try_get("result")?,
-                    moves: row.try_get("moves")?,
-                    updated_ms: row.try_get("updated_ms")?,
-                })
-            })
-            .collect()
+        rows.iter().map(summary_of).collect()
     }
 
     /// The games whose seats `account_id` holds, most recently changed first (at most
@@ -462,21 +464,9 @@ impl Store {
         .await?;
         rows.iter()
             .map(|row| {
-                let config: String = row.try_get("config")?;
-                let config: Config = serde_json::from_str(&config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
                 let black: Option<String> = row.try_get("black_account")?;
                 let color = if black.as_deref() == Some(account_id) { Color::Black } else { Color::White };
-                let summary = Summary {
-                    id: row.try_get("id")?,
-                    size: config.size,
-                    black: row.try_get::<Option<String>, _>("black_name")?.unwrap_or(config.black_name),
-                    white: row.try_get::<Option<String>, _>("white_name")?.unwrap_or(config.white_name),
-                    phase: row.try_get("phase")?,
-                    result: row.try_get("result")?,
-                    moves: row.try_get("moves")?,
-                    updated_ms: row.try_get("updated_ms")?,
-                };
-                Ok((summary, color))
+                Ok((summary_of(row)?, color))
             })
             .collect()
     }
