@@ -75,6 +75,13 @@ pub struct Limits {
     pub analyses: usize,
     /// The longest a live analysis may search, in seconds.
     pub analysis_seconds: u32,
+    /// Open challenges a player may have posted at once (429 beyond).
+    pub challenges_per_player: usize,
+    /// Games between players a player may have in play at once: beyond, their challenges
+    /// cannot be accepted (429).
+    pub games_per_player: usize,
+    /// How long a live challenge stays after its owner's last lobby connection closed.
+    pub lobby_grace: Duration,
 }
 
 impl Default for Limits {
@@ -102,6 +109,9 @@ impl Default for Limits {
             analyses_per_client: 2,
             analyses: 4,
             analysis_seconds: 60,
+            challenges_per_player: 5,
+            games_per_player: 20,
+            lobby_grace: Duration::from_secs(10),
         }
     }
 }

@@ -57,6 +57,9 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
             {
                 tracing::warn!("heartbeat: {}", e.detail);
             }
+            if ticks % 10 == 5 {
+                clocks.lobby_tick().await;
+            }
             if ticks % 50 == 0 {
                 clocks.quotas().forget_idle();
             }

@@ -2,77 +2,14 @@
 //! reset, deletion; the cookie's flags; cross-site requests; the limits on attempts; sessions
 //! seen by every server node on one PostgreSQL database.
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use serde_json::{Value, json};
 use tengen_server::{AppState, Settings, Store};
-use tower::ServiceExt;
 
 mod common;
-use common::{drop_postgres, postgres, roomy};
-
-/// What a request sends besides its method, path and body.
-#[derive(Default, Clone)]
-struct Send<'a> {
-    cookie: Option<&'a str>,
-    origin: Option<&'a str>,
-    referer: Option<&'a str>,
-    from: Option<&'a str>,
-    token: Option<&'a str>,
-}
-
-/// The answer: status, `Set-Cookie`, `Retry-After`, body.
-struct Answer {
-    status: StatusCode,
-    cookie: Option<String>,
-    retry_after: Option<u64>,
-    body: Value,
-}
-
-impl Answer {
-    /// The session token the answer's cookie sets.
-    fn token(&self) -> String {
-        let c = self.cookie.as_deref().unwrap_or_else(|| panic!("no cookie set: {}", self.body));
-        c.strip_prefix("tengen_session=").unwrap().split(';').next().unwrap().to_owned()
-    }
-}
-
-async fn ask(app: &AppState, method: &str, uri: &str, send: Send<'_>, body: Option<Value>) -> Answer {
-    let mut req = Request::builder().method(method).uri(uri).header("host", "127.0.0.1:8080");
-    if let Some(token) = send.cookie {
-        req = req.header("cookie", format!("theme=dark; tengen_session={token}"));
-    }
-    if let Some(o) = send.origin {
-        req = req.header("origin", o);
-    }
-    if let Some(r) = send.referer {
-        req = req.header("referer", r);
-    }
-    if let Some(t) = send.token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let from: SocketAddr = format!("{}:5000", send.from.unwrap_or("10.0.0.1")).parse().unwrap();
-    req = req.extension(axum::extract::ConnectInfo(from));
-    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
-    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
-    let status = response.status();
-    let header = |name: &str| response.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
-    let (cookie, retry_after) = (header("set-cookie"), header("retry-after").map(|s| s.parse().unwrap()));
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    Answer { status, cookie, retry_after, body }
-}
-
-/// The page's own requests: from the server's origin.
-const OWN: &str = "http://127.0.0.1:8080";
-
-fn own(cookie: &str) -> Send<'_> {
-    Send { cookie: Some(cookie), origin: Some(OWN), ..Send::default() }
-}
+use common::{Answer, OWN, Send, ask, drop_postgres, own, postgres, roomy};
 
 /// The logged-in player of `cookie` takes the seat of the link's `token` for the account.
 async fn sit(app: &AppState, id: &str, cookie: &str, token: &str) -> Answer {

@@ -122,6 +122,16 @@ pub struct ServeArgs {
     /// The longest a live analysis may search, in seconds (422 beyond).
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=3600))]
     analysis_seconds: u32,
+    /// Open challenges a player may have posted at once (429 beyond).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    challenges_per_player: u16,
+    /// Games between players a player may have in play at once (a challenge is not accepted
+    /// beyond).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    games_per_player: u16,
+    /// Seconds a live challenge stays after its owner's last lobby connection closed.
+    #[arg(long, default_value_t = 10.0)]
+    lobby_grace: f64,
 }
 
 /// The log's form.
@@ -194,6 +204,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             analyses_per_client: usize::from(args.analyses_per_client),
             analyses: usize::from(args.analyses),
             analysis_seconds: args.analysis_seconds,
+            challenges_per_player: usize::from(args.challenges_per_player),
+            games_per_player: usize::from(args.games_per_player),
+            lobby_grace: seconds("lobby-grace", args.lobby_grace, 3600.0)?,
         },
         review_workers: usize::from(args.review_workers),
         shared_moves: args.shared_moves,

@@ -6,6 +6,7 @@
 //! only an action that [`State::apply`] accepts is stored.
 
 mod action;
+pub mod challenge;
 mod clock;
 mod config;
 mod error;

@@ -232,7 +232,7 @@ pub struct Profile {
 }
 
 /// The account of a player's name (deleted ones too), or 404.
-async fn account_named(app: &AppState, name: &str) -> Result<crate::store::AccountRow, ApiError> {
+pub(super) async fn account_named(app: &AppState, name: &str) -> Result<crate::store::AccountRow, ApiError> {
     let key = crate::service::accounts::name_key(name.trim_matches(' '));
     let shown: String = name.chars().take(40).collect();
     app.store().account_by_key(&key).await?.ok_or_else(|| {

@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod analysis;
+mod challenges;
 mod doc;
 pub mod extract;
 pub mod games;
@@ -33,6 +34,7 @@ pub fn routes(state: AppState) -> Router {
     Router::new()
         .merge(ops::routes())
         .merge(accounts::routes())
+        .merge(challenges::routes())
         .merge(games::routes())
         .merge(seats::routes())
         .merge(records::routes(&limits))

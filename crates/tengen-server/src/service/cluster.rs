@@ -70,7 +70,7 @@ impl AppState {
 
     async fn listener(&self) -> Result<sqlx::postgres::PgListener, sqlx::Error> {
         let mut listener = sqlx::postgres::PgListener::connect(self.0.store.url()).await?;
-        listener.listen_all([crate::store::CHANNEL, crate::store::REVIEW_CHANNEL]).await?;
+        listener.listen_all([crate::store::CHANNEL, crate::store::REVIEW_CHANNEL, crate::store::LOBBY_CHANNEL]).await?;
         Ok(listener)
     }
 
@@ -83,6 +83,10 @@ impl AppState {
             }
             if note.channel() == crate::store::REVIEW_CHANNEL {
                 self.review_changed(id).await;
+                continue;
+            }
+            if note.channel() == crate::store::LOBBY_CHANNEL {
+                self.challenge_changed(id).await;
                 continue;
             }
             match self.load(id).await {

@@ -7,6 +7,7 @@ pub mod analysis;
 mod cluster;
 mod computer;
 pub mod load;
+pub mod lobby;
 pub mod queue;
 pub mod reviews;
 pub mod study;
@@ -111,6 +112,8 @@ struct Inner {
     deadlines: Mutex<HashMap<String, i64>>,
     /// Live analyses, running and recently finished.
     analyses: Arc<crate::service::analysis::Analyses>,
+    /// The lobby's sockets and players present.
+    lobby: crate::service::lobby::Lobby,
 }
 
 /// The server's shared state (cheap to clone).
@@ -171,6 +174,7 @@ impl AppState {
             watchers: Mutex::default(),
             deadlines: Mutex::default(),
             analyses: Arc::default(),
+            lobby: crate::service::lobby::Lobby::default(),
         }))
     }
 

@@ -13,11 +13,13 @@ use tengen_core::Color;
 use crate::domain::{Action, Config, Event};
 
 mod accounts;
+mod challenges;
 mod jobs;
 mod ratings;
 mod reviews;
 
 pub use accounts::AccountRow;
+pub use challenges::{ChallengeRow, LOBBY_CHANNEL, NewChallenge};
 pub use jobs::{Job, JobKind, TURNS_MS};
 pub use ratings::{RatingChange, RatingRow};
 pub use reviews::{REVIEW_ATTEMPTS, REVIEW_CHANNEL, ReviewRow};
@@ -271,37 +273,8 @@ impl Store {
     /// # Errors
     /// A database error.
     pub async fn create(&self, game: &StoredGame, derived: &Derived) -> Result<(), StoreError> {
-        let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
-             phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated) \
-             VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-        )
-        .bind(&game.id)
-        .bind(game.created_ms)
-        .bind(config)
-        .bind(game.tokens[0].clone())
-        .bind(game.tokens[1].clone())
-        .bind(derived.events)
-        .bind(derived.moves)
-        .bind(derived.phase)
-        .bind(derived.result.clone())
-        .bind(derived.deadline_ms)
-        .bind(&derived.black_name)
-        .bind(&derived.white_name)
-        .bind(&derived.accounts[0])
-        .bind(&derived.accounts[1])
-        .bind(i64::from(derived.rated))
-        .execute(&mut *tx)
-        .await?;
-        if let Some(sgf) = &game.sgf {
-            sqlx::query("INSERT INTO records (game_id, sgf) VALUES ($1, $2)")
-                .bind(&game.id)
-                .bind(sgf)
-                .execute(&mut *tx)
-                .await?;
-        }
+        insert_game(&mut tx, game, derived).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -526,4 +499,43 @@ impl Store {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
+}
+
+/// Inserts a new game (and an imported record) in a transaction.
+pub(crate) async fn insert_game(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game: &StoredGame,
+    derived: &Derived,
+) -> Result<(), StoreError> {
+    let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    sqlx::query(
+        "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
+         phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated) \
+         VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+    )
+    .bind(&game.id)
+    .bind(game.created_ms)
+    .bind(config)
+    .bind(game.tokens[0].clone())
+    .bind(game.tokens[1].clone())
+    .bind(derived.events)
+    .bind(derived.moves)
+    .bind(derived.phase)
+    .bind(derived.result.clone())
+    .bind(derived.deadline_ms)
+    .bind(&derived.black_name)
+    .bind(&derived.white_name)
+    .bind(&derived.accounts[0])
+    .bind(&derived.accounts[1])
+    .bind(i64::from(derived.rated))
+    .execute(&mut **tx)
+    .await?;
+    if let Some(sgf) = &game.sgf {
+        sqlx::query("INSERT INTO records (game_id, sgf) VALUES ($1, $2)")
+            .bind(&game.id)
+            .bind(sgf)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }

@@ -109,3 +109,64 @@ pub async fn drop_postgres(url: &str) {
         .await
         .unwrap();
 }
+
+// Requests as a browser's page sends them: a session cookie, Origin, Referer, an address.
+
+/// What a request sends besides its method, path and body.
+#[derive(Default, Clone)]
+pub struct Send<'a> {
+    pub cookie: Option<&'a str>,
+    pub origin: Option<&'a str>,
+    pub referer: Option<&'a str>,
+    pub from: Option<&'a str>,
+    pub token: Option<&'a str>,
+}
+
+/// The answer: status, `Set-Cookie`, `Retry-After`, body.
+pub struct Answer {
+    pub status: StatusCode,
+    pub cookie: Option<String>,
+    pub retry_after: Option<u64>,
+    pub body: Value,
+}
+
+impl Answer {
+    /// The session token the answer's cookie sets.
+    pub fn token(&self) -> String {
+        let c = self.cookie.as_deref().unwrap_or_else(|| panic!("no cookie set: {}", self.body));
+        c.strip_prefix("tengen_session=").unwrap().split(';').next().unwrap().to_owned()
+    }
+}
+
+pub async fn ask(app: &AppState, method: &str, uri: &str, send: Send<'_>, body: Option<Value>) -> Answer {
+    let mut req = Request::builder().method(method).uri(uri).header("host", "127.0.0.1:8080");
+    if let Some(token) = send.cookie {
+        req = req.header("cookie", format!("theme=dark; tengen_session={token}"));
+    }
+    if let Some(o) = send.origin {
+        req = req.header("origin", o);
+    }
+    if let Some(r) = send.referer {
+        req = req.header("referer", r);
+    }
+    if let Some(t) = send.token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let from: std::net::SocketAddr = format!("{}:5000", send.from.unwrap_or("10.0.0.1")).parse().unwrap();
+    req = req.extension(axum::extract::ConnectInfo(from));
+    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
+    let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = response.status();
+    let header = |name: &str| response.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
+    let (cookie, retry_after) = (header("set-cookie"), header("retry-after").map(|s| s.parse().unwrap()));
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Answer { status, cookie, retry_after, body }
+}
+
+/// The page's own requests: from the server's origin.
+pub const OWN: &str = "http://127.0.0.1:8080";
+
+pub fn own(cookie: &str) -> Send<'_> {
+    Send { cookie: Some(cookie), origin: Some(OWN), ..Send::default() }
+}

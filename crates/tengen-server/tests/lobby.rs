@@ -1,0 +1,446 @@
+//! The lobby as players and an attacker use it: open and direct challenges over the API,
+//! their refusals, blocks, limits and races; the lobby's WebSocket live (guests and players);
+//! live challenges withdrawn when their owner leaves; challenges seen and accepted across the
+//! nodes of one PostgreSQL database.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tengen_server::{AppState, Settings, Store};
+use tokio_tungstenite::tungstenite::Message;
+
+mod common;
+use common::{Send, ask, drop_postgres, own, postgres, roomy};
+
+async fn server(url: &str, limits: tengen_server::guard::Limits) -> AppState {
+    let settings = Settings { limits, review_workers: 0, ..Settings::default() };
+    AppState::new(Store::open(url).await.unwrap(), settings)
+}
+
+/// Signs up `name` (from an address of its own) and returns the session token.
+async fn player(app: &AppState, name: &str) -> String {
+    let from = format!("10.1.{}.{}", name.len(), name.bytes().map(u32::from).sum::<u32>() % 250);
+    let send = Send { from: Some(&from), ..Send::default() };
+    let a = ask(app, "POST", "/api/accounts", send, Some(json!({"name": name, "password": "a long password"}))).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    a.token()
+}
+
+async fn post(app: &AppState, who: &str, body: Value) -> common::Answer {
+    ask(app, "POST", "/api/challenges", own(who), Some(body)).await
+}
+
+async fn visible(app: &AppState, who: Option<&str>) -> Vec<String> {
+    let send = who.map_or_else(Send::default, own);
+    let a = ask(app, "GET", "/api/challenges", send, None).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    a.body.as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_owned()).collect()
+}
+
+fn id(a: &common::Answer) -> String {
+    assert!(a.status.is_success(), "{}: {}", a.status, a.body);
+    a.body["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn an_open_challenge_is_seen_accepted_once_and_becomes_a_game_of_two_accounts() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let (alice, bob, carol) = (player(&app, "Alice").await, player(&app, "Bob").await, player(&app, "Carol").await);
+    let made = post(
+        &app,
+        &alice,
+        json!({"size": 9, "rated": true, "handicap": "auto",
+        "time": {"kind": "byoyomi", "main": 600, "period": 30, "periods": 3}}),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    let c = made.body.clone();
+    assert_eq!((c["challenger"].as_str(), c["challenger_rank"].as_str()), (Some("Alice"), Some("6k?")));
+    assert_eq!(
+        (c["state"].as_str(), c["handicap"].as_str(), c["color"].as_str()),
+        (Some("open"), Some("auto"), Some("auto"))
+    );
+    assert_eq!(c["to"], Value::Null);
+    let cid = id(&made);
+    // Guests see the lobby; to accept, log in.
+    assert_eq!(visible(&app, None).await, [cid.as_str()]);
+    let guest = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), Send::default(), None).await;
+    assert_eq!(guest.status, StatusCode::UNAUTHORIZED);
+    let own_accept = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&alice), None).await;
+    assert_eq!(own_accept.body["reason"], "own_challenge");
+    // A request from another site's page under Bob's login is refused.
+    let forged = Send { cookie: Some(&bob), origin: Some("https://evil.example"), ..Send::default() };
+    assert_eq!(
+        ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), forged, None).await.status,
+        StatusCode::FORBIDDEN
+    );
+
+    let took = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&bob), None).await;
+    assert_eq!(took.status, StatusCode::CREATED, "{}", took.body);
+    let game = took.body["game"].as_str().unwrap().to_owned();
+    let bob_color = took.body["color"].as_str().unwrap().to_owned();
+    let late = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&carol), None).await;
+    assert_eq!((late.status, late.body["reason"].as_str()), (StatusCode::CONFLICT, Some("challenge_closed")));
+    assert!(visible(&app, None).await.is_empty(), "accepted: out of the lobby");
+
+    // The game: both seats held by the accounts, named after them, rated, the clock as asked.
+    let view = ask(&app, "GET", &format!("/api/games/{game}"), Send::default(), None).await.body;
+    assert_eq!(view["accounts"], json!([true, true]));
+    assert_eq!(view["rated"], true);
+    assert_eq!(view["size"], 9);
+    let (bob_name, alice_name) =
+        if bob_color == "black" { ("black_name", "white_name") } else { ("white_name", "black_name") };
+    assert_eq!((view[bob_name].as_str(), view[alice_name].as_str()), (Some("Bob"), Some("Alice")));
+    // Two newcomers are of equal rank: an even game, komi 7.5, colours drawn by nigiri.
+    assert_eq!((view["handicap"].as_u64(), view["komi"].as_f64()), (Some(0), Some(7.5)), "{view}");
+    assert!(view["nigiri"].is_object(), "{view}");
+    // Each plays by the login, without a token, and only their own colour.
+    let (first, second) = if bob_color == "black" { (&bob, &alice) } else { (&alice, &bob) };
+    let mv = |who: &str, m: &str, n: u64| {
+        let who = who.to_owned();
+        let (m, game) = (m.to_owned(), game.clone());
+        let app = app.clone();
+        async move {
+            ask(&app, "POST", &format!("/api/games/{game}/move"), own(&who), Some(json!({"move": m, "number": n})))
+                .await
+        }
+    };
+    assert_eq!(mv(second, "E5", 1).await.body["reason"], "not_your_turn");
+    assert_eq!(mv(first, "E5", 1).await.status, StatusCode::OK);
+    assert_eq!(mv(&carol, "C3", 2).await.status, StatusCode::FORBIDDEN, "not Carol's game");
+    assert_eq!(mv(second, "C3", 2).await.status, StatusCode::OK);
+    // Both find it among their games.
+    for who in [&alice, &bob] {
+        let mine = ask(&app, "GET", "/api/me/games", own(who), None).await.body;
+        assert_eq!(mine[0]["id"].as_str(), Some(game.as_str()));
+    }
+}
+
+#[tokio::test]
+async fn terms_that_cannot_be_are_refused_and_change_nothing() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let alice = player(&app, "Alice").await;
+    for (body, status, reason) in [
+        (json!({"size": 7, "rated": true}), 422, "rated_size"),
+        (json!({"size": 11, "handicap": "auto"}), 422, "rated_size"),
+        (json!({"handicap": "auto", "color": "black"}), 422, "auto_handicap_given"),
+        (json!({"handicap": 1}), 422, "handicap_stones"),
+        (json!({"size": 9, "handicap": 10}), 422, "handicap_stones"),
+        (json!({"rank_min": "31k"}), 422, "rank"),
+        (json!({"rank_min": "1d", "rank_max": "5k"}), 422, "rank_range"),
+        (json!({"size": 1}), 400, "size"),
+        (json!({"time": {"kind": "absolute", "main": -5}}), 400, "time"),
+        (json!({"to": "Nobody"}), 422, "no_player"),
+        (json!({"to": "alice"}), 422, "own_challenge"),
+    ] {
+        let a = post(&app, &alice, body.clone()).await;
+        assert_eq!((a.status.as_u16(), a.body["reason"].as_str()), (status, Some(reason)), "{body}: {}", a.body);
+    }
+    for body in
+        [json!({"size": "big"}), json!({"handicap": "many"}), json!({"colour": "black"}), json!({"color": "red"})]
+    {
+        assert_eq!(post(&app, &alice, body.clone()).await.status, StatusCode::BAD_REQUEST, "{body}");
+    }
+    let guest = ask(&app, "POST", "/api/challenges", Send::default(), Some(json!({}))).await;
+    assert_eq!(guest.status, StatusCode::UNAUTHORIZED);
+    assert!(visible(&app, None).await.is_empty());
+    // Unknown challenges, and ids that are no ids.
+    for path in ["/api/challenges/0123abcd/accept", "/api/challenges/..%2f/accept", "/api/challenges/x/decline"] {
+        let a = ask(&app, "POST", path, own(&alice), None).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}: {}", a.body);
+    }
+}
+
+#[tokio::test]
+async fn direct_challenges_blocks_and_limits() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let (alice, bob, carol) = (player(&app, "Alice").await, player(&app, "Bob").await, player(&app, "Carol").await);
+    let direct = id(&post(&app, &alice, json!({"to": "BOB", "size": 13})).await);
+    // Only the two see it; a third cannot take it.
+    assert_eq!(visible(&app, Some(&bob)).await, [direct.as_str()]);
+    assert_eq!(visible(&app, Some(&alice)).await, [direct.as_str()]);
+    assert!(visible(&app, Some(&carol)).await.is_empty());
+    assert!(visible(&app, None).await.is_empty());
+    let stolen = ask(&app, "POST", &format!("/api/challenges/{direct}/accept"), own(&carol), None).await;
+    assert_eq!(stolen.status, StatusCode::NOT_FOUND);
+    // Only the challenged declines it; only the challenger withdraws it.
+    let a = ask(&app, "POST", &format!("/api/challenges/{direct}/decline"), own(&alice), None).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    let a = ask(&app, "DELETE", &format!("/api/challenges/{direct}"), own(&bob), None).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    let a = ask(&app, "POST", &format!("/api/challenges/{direct}/decline"), own(&bob), None).await;
+    assert_eq!(a.status, StatusCode::NO_CONTENT, "{}", a.body);
+    let a = ask(&app, "POST", &format!("/api/challenges/{direct}/accept"), own(&bob), None).await;
+    assert_eq!((a.status, a.body["reason"].as_str()), (StatusCode::CONFLICT, Some("challenge_closed")));
+    assert!(visible(&app, Some(&alice)).await.is_empty());
+
+    // Bob blocks Alice: no direct challenge, no sight of her open ones either way, no accepting.
+    assert_eq!(ask(&app, "PUT", "/api/me/blocks/alice", own(&bob), None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(ask(&app, "PUT", "/api/me/blocks/alice", own(&bob), None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(ask(&app, "GET", "/api/me/blocks", own(&bob), None).await.body, json!([{"name": "Alice"}]));
+    assert_eq!(ask(&app, "PUT", "/api/me/blocks/bob", own(&bob), None).await.body["reason"], "own_block");
+    assert_eq!(ask(&app, "PUT", "/api/me/blocks/nobody", own(&bob), None).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(post(&app, &alice, json!({"to": "Bob"})).await.body["reason"], "blocked");
+    let open = id(&post(&app, &alice, json!({})).await);
+    assert!(visible(&app, Some(&bob)).await.is_empty());
+    assert_eq!(visible(&app, Some(&carol)).await, [open.as_str()]);
+    let a = ask(&app, "POST", &format!("/api/challenges/{open}/accept"), own(&bob), None).await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+    let bobs = id(&post(&app, &bob, json!({})).await);
+    assert_eq!(visible(&app, Some(&alice)).await, [open.as_str()], "nor does Alice see Bob's");
+    assert_eq!(ask(&app, "DELETE", "/api/me/blocks/Alice", own(&bob), None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(visible(&app, Some(&bob)).await, [open.clone(), bobs.clone()]);
+
+    // At most 5 open challenges a player; withdrawing one makes room.
+    for _ in 0..4 {
+        id(&post(&app, &alice, json!({})).await);
+    }
+    let sixth = post(&app, &alice, json!({})).await;
+    assert_eq!(
+        (sixth.status, sixth.body["reason"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("too_many_challenges"))
+    );
+    assert_eq!(
+        ask(&app, "DELETE", &format!("/api/challenges/{open}"), own(&alice), None).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        ask(&app, "DELETE", &format!("/api/challenges/{open}"), own(&alice), None).await.status,
+        StatusCode::CONFLICT
+    );
+    id(&post(&app, &alice, json!({})).await);
+
+    // A rank range: a newcomer (6k?) may not take a dan players' challenge.
+    let dans = id(&post(&app, &bob, json!({"rank_min": "1d"})).await);
+    let a = ask(&app, "POST", &format!("/api/challenges/{dans}/accept"), own(&carol), None).await;
+    assert_eq!((a.status.as_u16(), a.body["reason"].as_str()), (422, Some("rank_range")), "{}", a.body);
+}
+
+#[tokio::test]
+async fn two_players_accepting_at_once_make_one_game() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let alice = player(&app, "Alice").await;
+    let takers = [player(&app, "Bob").await, player(&app, "Carol").await, player(&app, "Dave").await];
+    for _ in 0..5 {
+        let cid = id(&post(&app, &alice, json!({"size": 9})).await);
+        let path = format!("/api/challenges/{cid}/accept");
+        let tries = takers.iter().map(|t| ask(&app, "POST", &path, own(t), None));
+        let statuses: Vec<StatusCode> =
+            futures_util::future::join_all(tries).await.into_iter().map(|a| a.status).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CREATED).count(), 1, "{statuses:?}");
+        assert!(statuses.iter().all(|s| *s == StatusCode::CREATED || *s == StatusCode::CONFLICT), "{statuses:?}");
+    }
+    let games = ask(&app, "GET", "/api/me/games", own(&alice), None).await.body;
+    assert_eq!(games.as_array().unwrap().len(), 5);
+}
+
+/// The handicap from real ratings: a 5 kyu challenger, a 9 kyu who accepts: the weaker takes
+/// Black and 4 stones on 19×19, komi ½ (上手 gives 子); one rank apart, 让先.
+#[tokio::test]
+async fn the_automatic_handicap_follows_the_two_ranks() {
+    let file = std::env::temp_dir().join(format!("tengen-lobby-{:08x}.db", rand::random::<u32>()));
+    let url = format!("sqlite://{}", file.display());
+    let app = server(&url, roomy()).await;
+    let (alice, bob, carol) = (player(&app, "Alice").await, player(&app, "Bob").await, player(&app, "Carol").await);
+    let pool = sqlx::sqlite::SqlitePoolOptions::new().connect(&url).await.unwrap();
+    // Ranks 25 (5k), 21 (9k) and 24 (6k): ratings half a rank above each.
+    for (name, rank) in [("alice", 25.5), ("bob", 21.5), ("carol", 24.5)] {
+        let rating = 525.0 * (rank / 23.15f64).exp();
+        sqlx::query(
+            "INSERT INTO ratings (account_id, size, rating, deviation, volatility, games, wins, losses, updated_ms) \
+             SELECT id, 19, $1, 70, 0.06, 20, 10, 10, 0 FROM accounts WHERE name_key = $2",
+        )
+        .bind(rating)
+        .bind(name)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    let made = post(&app, &alice, json!({"handicap": "auto", "rated": true})).await;
+    assert_eq!(made.body["challenger_rank"], "5k");
+    let cid = id(&made);
+    let took = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&bob), None).await;
+    assert_eq!(took.body["color"], "black", "{}", took.body);
+    let game = took.body["game"].as_str().unwrap();
+    let view = ask(&app, "GET", &format!("/api/games/{game}"), Send::default(), None).await.body;
+    assert_eq!((view["handicap"].as_u64(), view["komi"].as_f64()), (Some(4), Some(0.5)), "{view}");
+    assert_eq!((view["black_name"].as_str(), view["white_name"].as_str()), (Some("Bob"), Some("Alice")));
+    // One rank apart: 让先 (Black without komi), the weaker Black.
+    let cid = id(&post(&app, &carol, json!({"handicap": "auto"})).await);
+    let took = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&alice), None).await;
+    assert_eq!(took.body["color"], "white", "{}", took.body);
+    let view = ask(&app, "GET", &format!("/api/games/{}", took.body["game"].as_str().unwrap()), Send::default(), None)
+        .await
+        .body;
+    assert_eq!((view["handicap"].as_u64(), view["komi"].as_f64()), (Some(0), Some(0.0)), "{view}");
+    // Colour "auto" in an even game between different ranks: the weaker Black, komi 7.5.
+    let cid = id(&post(&app, &bob, json!({})).await);
+    let took = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&carol), None).await;
+    assert_eq!(took.body["color"], "white", "{}", took.body);
+    pool.close().await;
+    drop(app);
+    let _ = std::fs::remove_file(&file);
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn serve(app: &AppState) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = tengen_server::app(app.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    addr
+}
+
+/// The lobby's socket, as a guest or under a login.
+async fn lobby(addr: SocketAddr, session: Option<&str>) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/lobby/live").into_client_request().unwrap();
+    if let Some(s) = session {
+        req.headers_mut().insert("cookie", format!("tengen_session={s}").parse().unwrap());
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let first = next(&mut ws).await;
+    assert!(first["challenges"].is_array(), "{first}");
+    ws
+}
+
+async fn next(ws: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next()).await.expect("a lobby message within 5 s");
+        if let Message::Text(t) = msg.unwrap().unwrap() {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_lobby_live_shows_each_change_to_whom_it_concerns() {
+    let limits = tengen_server::guard::Limits { lobby_grace: Duration::from_millis(1500), ..roomy() };
+    let app = server("sqlite::memory:", limits).await;
+    let addr = serve(&app).await;
+    let (alice, bob, carol) = (player(&app, "Alice").await, player(&app, "Bob").await, player(&app, "Carol").await);
+    let mut guest = lobby(addr, None).await;
+    let mut a_ws = lobby(addr, Some(&alice)).await;
+    let mut b_ws = lobby(addr, Some(&bob)).await;
+
+    let sent = std::time::Instant::now();
+    let cid = id(&post(&app, &alice, json!({"size": 9})).await);
+    for ws in [&mut guest, &mut a_ws, &mut b_ws] {
+        let c = next(ws).await;
+        assert_eq!(
+            (c["challenge"]["id"].as_str(), c["challenge"]["state"].as_str()),
+            (Some(cid.as_str()), Some("open"))
+        );
+    }
+    println!("a challenge reached three lobby sockets in {:?}", sent.elapsed());
+    // A direct challenge reaches its two players only: the guest's next message is the open
+    // challenge posted after it.
+    let direct = id(&post(&app, &carol, json!({"to": "Bob"})).await);
+    assert_eq!(next(&mut b_ws).await["challenge"]["id"].as_str(), Some(direct.as_str()));
+    let later = id(&post(&app, &carol, json!({})).await);
+    assert_eq!(next(&mut guest).await["challenge"]["id"].as_str(), Some(later.as_str()));
+    assert_eq!(next(&mut a_ws).await["challenge"]["id"].as_str(), Some(later.as_str()));
+    assert_eq!(next(&mut b_ws).await["challenge"]["id"].as_str(), Some(later.as_str()));
+
+    // Bob accepts Alice's: both players' sockets (and the guest's) learn the game.
+    let took = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&bob), None).await;
+    let game = took.body["game"].as_str().unwrap().to_owned();
+    for ws in [&mut a_ws, &mut b_ws, &mut guest] {
+        let c = next(ws).await;
+        assert_eq!(
+            (c["challenge"]["state"].as_str(), c["challenge"]["game"].as_str()),
+            (Some("accepted"), Some(game.as_str()))
+        );
+    }
+
+    // Live challenges stay while their owner is in the lobby, and go a grace after they leave.
+    let stays = id(&post(&app, &alice, json!({})).await);
+    assert_eq!(next(&mut guest).await["challenge"]["id"].as_str(), Some(stays.as_str()));
+    let away = id(&post(&app, &carol, json!({"size": 13})).await); // Carol has no lobby socket
+    assert_eq!(next(&mut guest).await["challenge"]["id"].as_str(), Some(away.as_str()));
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        app.lobby_tick().await;
+    }
+    let mut ended = Vec::new();
+    while ended.len() < 2 {
+        let c = next(&mut guest).await;
+        assert_eq!(c["challenge"]["state"], "expired", "{c}");
+        ended.push(c["challenge"]["id"].as_str().unwrap().to_owned());
+    }
+    ended.sort();
+    let mut carols = vec![later.clone(), away.clone()];
+    carols.sort();
+    assert_eq!(ended, carols, "Carol's live challenges went; Alice's stayed");
+    assert_eq!(visible(&app, None).await, [stays.as_str()]);
+    a_ws.close(None).await.unwrap();
+    drop(a_ws);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.lobby_present(), 1, "Bob only");
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        app.lobby_tick().await;
+    }
+    let c = next(&mut guest).await;
+    assert_eq!(
+        (c["challenge"]["id"].as_str(), c["challenge"]["state"].as_str()),
+        (Some(stays.as_str()), Some("expired"))
+    );
+    // What a lobby socket sends is no part of the protocol: dropped, the socket stays.
+    guest.send(Message::Text("{\"challenge\": \"forged\"}".into())).await.unwrap();
+    let again = id(&post(&app, &bob, json!({})).await);
+    assert_eq!(next(&mut guest).await["challenge"]["id"].as_str(), Some(again.as_str()));
+}
+
+#[tokio::test]
+async fn a_challenge_posted_on_one_node_is_seen_and_accepted_on_another() {
+    let db = postgres().await;
+    let (one, two) = (server(&db, roomy()).await, server(&db, roomy()).await);
+    one.listen_for_other_servers().await.unwrap();
+    two.listen_for_other_servers().await.unwrap();
+    let (addr_one, addr_two) = (serve(&one).await, serve(&two).await);
+    let alice = player(&one, "Alice").await;
+    let bob = player(&two, "Bob").await;
+    let mut a_ws = lobby(addr_one, Some(&alice)).await;
+    let mut b_ws = lobby(addr_two, Some(&bob)).await;
+    let sent = std::time::Instant::now();
+    let cid = id(&post(&one, &alice, json!({"size": 19, "rated": true})).await);
+    assert_eq!(next(&mut b_ws).await["challenge"]["id"].as_str(), Some(cid.as_str()));
+    println!("node 2's lobby saw node 1's challenge in {:?}", sent.elapsed());
+    let took = ask(&two, "POST", &format!("/api/challenges/{cid}/accept"), own(&bob), None).await;
+    assert_eq!(took.status, StatusCode::CREATED, "{}", took.body);
+    let game = took.body["game"].as_str().unwrap();
+    let c = next(&mut a_ws).await;
+    assert_eq!(c["challenge"]["id"].as_str(), Some(cid.as_str()));
+    let c = if c["challenge"]["state"] == "open" { next(&mut a_ws).await } else { c };
+    assert_eq!((c["challenge"]["state"].as_str(), c["challenge"]["game"].as_str()), (Some("accepted"), Some(game)));
+    // The game is on both nodes; Alice plays on node 1 by her login.
+    let view = ask(&one, "GET", &format!("/api/games/{game}"), Send::default(), None).await.body;
+    assert_eq!(view["accounts"], json!([true, true]));
+    // Expiry runs on every node; each challenge expires once.
+    let short = id(&post(&one, &alice, json!({})).await);
+    drop(a_ws);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    sqlx_expire_now(&db, &short).await;
+    let (x, y) = tokio::join!(one.lobby_tick(), two.lobby_tick());
+    let _ = (x, y);
+    let c = loop {
+        let c = next(&mut b_ws).await;
+        if c["challenge"]["id"].as_str() == Some(short.as_str()) && c["challenge"]["state"] != "open" {
+            break c;
+        }
+    };
+    assert_eq!(c["challenge"]["state"], "expired");
+    drop_postgres(&db).await;
+}
+
+/// Moves a challenge's deadline to the past.
+async fn sqlx_expire_now(db: &str, id: &str) {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(db).await.unwrap();
+    sqlx::query("UPDATE challenges SET expires_ms = 0 WHERE id = $1").bind(id).execute(&mut conn).await.unwrap();
+}
