@@ -143,6 +143,8 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
 pub struct Quotas {
     pub(crate) requests: DefaultKeyedRateLimiter<IpAddr>,
     games: DefaultKeyedRateLimiter<IpAddr>,
+    /// Chat messages, by author (an account, or a guest's seat of a game).
+    chat: DefaultKeyedRateLimiter<String>,
 }
 
 fn nonzero(n: u32) -> NonZeroU32 {
@@ -159,7 +161,13 @@ impl Quotas {
         let games = Quota::with_period(per_game)
             .expect("a positive period")
             .allow_burst(nonzero(limits.games_per_hour.div_ceil(10)));
-        Quotas { requests: RateLimiter::keyed(requests), games: RateLimiter::keyed(games) }
+        // A message a second on average, five at once.
+        let chat = Quota::per_second(nonzero(1)).allow_burst(nonzero(5));
+        Quotas {
+            requests: RateLimiter::keyed(requests),
+            games: RateLimiter::keyed(games),
+            chat: RateLimiter::keyed(chat),
+        }
     }
 
     pub(crate) fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Client) -> Result<(), u64> {
@@ -178,6 +186,17 @@ impl Quotas {
         })
     }
 
+    /// Counts a chat message of `author`.
+    ///
+    /// # Errors
+    /// 429 past a message a second (five at once).
+    pub fn chat(&self, author: &str) -> Result<(), ApiError> {
+        self.chat.check_key(&author.to_owned()).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil() as u64;
+            ApiError::too_many(format!("too many messages: wait {wait} s"), wait.max(1)).because("chat_rate")
+        })
+    }
+
     /// Forgets the clients whose limits are back to full (every few seconds), so that the
     /// tables hold only the clients of the last moments.
     pub fn forget_idle(&self) {
@@ -185,12 +204,14 @@ impl Quotas {
         self.requests.shrink_to_fit();
         self.games.retain_recent();
         self.games.shrink_to_fit();
+        self.chat.retain_recent();
+        self.chat.shrink_to_fit();
     }
 
     /// Clients in the tables.
     #[must_use]
     pub fn clients(&self) -> usize {
-        self.requests.len() + self.games.len()
+        self.requests.len() + self.games.len() + self.chat.len()
     }
 }
 

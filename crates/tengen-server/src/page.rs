@@ -1,7 +1,6 @@
 //! The page: one HTML file, its script modules and its style sheet, built into the binary and
-//! served from one table. The page routes on the client (`/`, `/games`, `/games/ID`, `/login`,
-//! `/players/NAME`) and uses
-//! only the API.
+//! served from one table. The page routes on the client (`/`, `/games`, `/games/ID`, `/lobby`,
+//! `/login`, `/players/NAME`) and uses only the API.
 
 use axum::Router;
 use axum::extract::Path;
@@ -39,6 +38,8 @@ const FILES: &[(&str, &str, &str)] = &[
     ("js/recent.js", JS, include_str!("../web/js/recent.js")),
     ("js/account.js", JS, include_str!("../web/js/account.js")),
     ("js/profile.js", JS, include_str!("../web/js/profile.js")),
+    ("js/lobby.js", JS, include_str!("../web/js/lobby.js")),
+    ("js/chat.js", JS, include_str!("../web/js/chat.js")),
 ];
 
 async fn index() -> impl IntoResponse {
@@ -61,6 +62,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/games", get(index))
         .route("/games/{id}", get(index))
         .route("/login", get(index))
+        .route("/lobby", get(index))
         .route("/players/{name}", get(index))
         .route("/static/{*path}", get(file))
 }

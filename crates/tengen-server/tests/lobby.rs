@@ -418,9 +418,16 @@ async fn a_challenge_posted_on_one_node_is_seen_and_accepted_on_another() {
     assert_eq!(c["challenge"]["id"].as_str(), Some(cid.as_str()));
     let c = if c["challenge"]["state"] == "open" { next(&mut a_ws).await } else { c };
     assert_eq!((c["challenge"]["state"].as_str(), c["challenge"]["game"].as_str()), (Some("accepted"), Some(game)));
-    // The game is on both nodes; Alice plays on node 1 by her login.
+    // The game is on both nodes; Bob's greeting on node 2 reaches a watcher on node 1.
     let view = ask(&one, "GET", &format!("/api/games/{game}"), Send::default(), None).await.body;
     assert_eq!(view["accounts"], json!([true, true]));
+    let (mut watcher, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr_one}/api/games/{game}/live")).await.unwrap();
+    assert!(next(&mut watcher).await["moves"].is_number());
+    let sent = std::time::Instant::now();
+    assert_eq!(say(&two, game, own(&bob), "请多指教").await.status, StatusCode::CREATED);
+    assert_eq!(next(&mut watcher).await["chat"]["text"], "请多指教");
+    println!("a message on node 2 reached node 1's watcher in {:?}", sent.elapsed());
     // Expiry runs on every node; each challenge expires once.
     let short = id(&post(&one, &alice, json!({})).await);
     drop(a_ws);
@@ -443,4 +450,139 @@ async fn sqlx_expire_now(db: &str, id: &str) {
     use sqlx::Connection;
     let mut conn = sqlx::PgConnection::connect(db).await.unwrap();
     sqlx::query("UPDATE challenges SET expires_ms = 0 WHERE id = $1").bind(id).execute(&mut conn).await.unwrap();
+}
+
+/// Alice challenges, Bob accepts: the game's id and the two sessions, Black's first.
+async fn challenge_game(app: &AppState, alice: &str, bob: &str) -> (String, String, String) {
+    let cid = id(&post(app, alice, json!({"size": 9, "color": "black"})).await);
+    let took = ask(app, "POST", &format!("/api/challenges/{cid}/accept"), own(bob), None).await;
+    assert_eq!(took.body["color"], "white");
+    (took.body["game"].as_str().unwrap().to_owned(), alice.to_owned(), bob.to_owned())
+}
+
+async fn say(app: &AppState, game: &str, send: Send<'_>, text: &str) -> common::Answer {
+    ask(app, "POST", &format!("/api/games/{game}/chat"), send, Some(json!({"text": text}))).await
+}
+
+#[tokio::test]
+async fn players_and_watchers_chat_kept_with_the_game_limited_and_blockable() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let addr = serve(&app).await;
+    let (alice, bob, carol) = (player(&app, "Alice").await, player(&app, "Bob").await, player(&app, "Carol").await);
+    let (game, black, white) = challenge_game(&app, &alice, &bob).await;
+    let (mut watcher, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{game}/live")).await.unwrap();
+    assert!(next(&mut watcher).await["moves"].is_number(), "the view first");
+
+    let greeting = say(&app, &game, own(&black), "请多指教").await;
+    assert_eq!(greeting.status, StatusCode::CREATED, "{}", greeting.body);
+    assert_eq!(
+        (greeting.body["name"].as_str(), greeting.body["role"].as_str(), greeting.body["moves"].as_u64()),
+        (Some("Alice"), Some("black"), Some(0))
+    );
+    assert_eq!(next(&mut watcher).await["chat"]["text"], "请多指教", "the watcher gets it live");
+    let played =
+        ask(&app, "POST", &format!("/api/games/{game}/move"), own(&black), Some(json!({"move": "E5", "number": 1})))
+            .await;
+    assert_eq!(played.status, StatusCode::OK);
+    assert_eq!(next(&mut watcher).await["moves"], 1);
+    assert_eq!(say(&app, &game, own(&white), "Have a nice game").await.body["role"], "white");
+    // A watcher writes as a watcher, under the login; text is kept as text.
+    let script = "<img src=x onerror=alert(1)> & \"quotes\"";
+    let w = say(&app, &game, own(&carol), script).await;
+    assert_eq!(
+        (w.body["role"].as_str(), w.body["text"].as_str(), w.body["moves"].as_u64()),
+        (Some("watcher"), Some(script), Some(1))
+    );
+    // Refused: a guest without a seat, empty, long, multi-line or invisible text; a flood.
+    assert_eq!(say(&app, &game, Send::default(), "hello").await.status, StatusCode::UNAUTHORIZED);
+    for text in ["   ", &"长".repeat(501), "two\nlines", "bidi \u{202e}txet", "zero\u{200b}width"] {
+        let a = say(&app, &game, own(&carol), text).await;
+        assert_eq!((a.status.as_u16(), a.body["reason"].as_str()), (422, Some("chat_text")), "{text:?}: {}", a.body);
+    }
+    assert_eq!(say(&app, &game, own(&carol), &"长".repeat(500)).await.status, StatusCode::CREATED);
+    let mut statuses = Vec::new();
+    for i in 0..8 {
+        statuses.push(say(&app, &game, own(&carol), &format!("message {i}")).await.status.as_u16());
+    }
+    assert!(statuses.contains(&429), "a flood is limited: {statuses:?}");
+    let allowed = statuses.iter().filter(|s| **s == 201).count();
+    assert!((2..=4).contains(&allowed), "five at once, two of them used already: {statuses:?}");
+    let a = ask(&app, "POST", "/api/games/nosuchgame/chat", own(&carol), Some(json!({"text": "hi"}))).await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+
+    // Kept with the game, in order; a reader does not see the accounts they block.
+    let all = ask(&app, "GET", &format!("/api/games/{game}/chat"), Send::default(), None).await.body;
+    let texts: Vec<&str> = all.as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
+    assert_eq!(texts[..3], ["请多指教", "Have a nice game", script]);
+    assert_eq!(all.as_array().unwrap().len(), 4 + allowed);
+    assert_eq!(ask(&app, "PUT", "/api/me/blocks/Carol", own(&black), None).await.status, StatusCode::NO_CONTENT);
+    let seen = ask(&app, "GET", &format!("/api/games/{game}/chat"), own(&black), None).await.body;
+    assert_eq!(seen.as_array().unwrap().len(), 2, "{seen}");
+
+    // The SGF carries the chat only when asked.
+    let plain = ask(&app, "GET", &format!("/api/games/{game}/sgf"), Send::default(), None).await;
+    assert!(!plain.body.to_string().contains("请多指教"));
+    let bytes = raw_get(addr, &format!("/api/games/{game}/sgf?chat=1")).await;
+    // Before the first move on the root, after it on the move's node ("\\:" is SGF's escape).
+    let (root, after) = bytes.split_once(";B[ee]").unwrap();
+    assert!(root.contains("C[Alice (black)\\: 请多指教]"), "{bytes}");
+    assert!(after.starts_with("C[Bob (white)\\: Have a nice game\nCarol (watcher)\\: <img src=x"), "{bytes}");
+    assert_eq!(
+        ask(&app, "GET", &format!("/api/games/{game}/sgf?chat=yes"), Send::default(), None).await.status,
+        StatusCode::BAD_REQUEST
+    );
+
+    // A guest's seat (a friend game by links) writes under the seat's name.
+    let made = ask(
+        &app,
+        "POST",
+        "/api/games",
+        Send::default(),
+        Some(json!({"opponent": "friend", "size": 9, "color": "black", "name": "Guest"})),
+    )
+    .await;
+    let (fid, token) = (made.body["id"].as_str().unwrap(), made.body["token"].as_str().unwrap());
+    let g = say(&app, fid, Send { token: Some(token), ..Send::default() }, "hello").await;
+    assert_eq!(
+        (g.body["name"].as_str(), g.body["role"].as_str(), g.body["guest"].as_bool()),
+        (Some("Guest"), Some("black"), Some(true))
+    );
+    let other = say(&app, &game, Send { token: Some(token), ..Send::default() }, "hello").await;
+    assert_eq!(other.status, StatusCode::FORBIDDEN, "a token of another game");
+}
+
+/// A GET over the socket, its body as text (for a download).
+async fn raw_get(addr: SocketAddr, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or(text)
+}
+
+#[tokio::test]
+async fn the_games_in_play_with_names_ranks_size_and_moves() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let (alice, bob) = (player(&app, "Alice").await, player(&app, "Bob").await);
+    let (game, black, _) = challenge_game(&app, &alice, &bob).await;
+    // A guest's game against the computer is not among them.
+    let computer = ask(&app, "POST", "/api/games", Send::default(), Some(json!({"size": 9, "color": "black"}))).await;
+    assert_eq!(computer.status, StatusCode::CREATED);
+    ask(&app, "POST", &format!("/api/games/{game}/move"), own(&black), Some(json!({"move": "C3", "number": 1}))).await;
+    let list = ask(&app, "GET", "/api/games?state=playing", Send::default(), None).await.body;
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    let g = &list[0];
+    assert_eq!((g["id"].as_str(), g["size"].as_u64(), g["moves"].as_u64()), (Some(game.as_str()), Some(9), Some(1)));
+    assert_eq!((g["black"].as_str(), g["white"].as_str()), (Some("Alice"), Some("Bob")));
+    assert_eq!((g["black_rank"].as_str(), g["white_rank"].as_str()), (Some("6k?"), Some("6k?")));
+    ask(&app, "POST", &format!("/api/games/{game}/resign"), own(&black), None).await;
+    let list = ask(&app, "GET", "/api/games?state=playing", Send::default(), None).await.body;
+    assert_eq!(list, json!([]), "ended: no longer in play");
+    assert_eq!(ask(&app, "GET", "/api/games?state=over", Send::default(), None).await.status, StatusCode::BAD_REQUEST);
+    // The plain list is unchanged: no ranks there.
+    let recent = ask(&app, "GET", "/api/games", Send::default(), None).await.body;
+    assert!(recent[0].get("black_rank").is_none(), "{recent}");
 }

@@ -1,7 +1,8 @@
 //! The page in Debian's Chromium, driven by `playwright-core` (`tests/browser/page_test.js`):
 //! a game against the computer by clicks and keys to a counted result and its SGF, a game
 //! between friends in two browsers (one a phone) seeing each other's moves live; accounts
-//! (`tests/browser/accounts_test.js`: sign-up, a rated game, ranks); then, on a second
+//! (`tests/browser/accounts_test.js`: sign-up, a rated game, ranks); the lobby
+//! (`tests/browser/lobby_test.js`: a challenge, chat, a watcher); then, on a second
 //! server with KataGo's network (`tests/browser/network_test.js`), the network's review. Screenshots
 //! land in `target/tmp/screenshots/`. Needs `/usr/bin/chromium` (`scripts/test` installs it)
 //! and npm (the test installs `playwright-core` under `target/tmp/`).
@@ -63,10 +64,15 @@ fn the_page_in_chromium() {
     assert!(out.status.success() && text.contains("page test passed"), "{text}");
     // Accounts on the same server: sign-up, a rated game by clicks, ranks, both languages.
     let out = node("accounts_test.js", &url);
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("accounts test passed"), "{text}");
+    // The lobby: a challenge posted, seen live and accepted; chat; a watcher (three contexts).
+    let out = node("lobby_test.js", &url);
     server.kill().unwrap();
     server.wait().unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && text.contains("accounts test passed"), "{text}");
+    println!("{}", String::from_utf8_lossy(&out.stdout));
+    assert!(out.status.success() && text.contains("lobby test passed"), "{text}");
 
     // A server with KataGo's network: the page's review is the network's (at 4 visits here).
     let model = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(

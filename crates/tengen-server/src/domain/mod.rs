@@ -21,7 +21,7 @@ pub use action::{Action, Event};
 pub use clock::Clock;
 pub use config::{Config, Opponent, Placement, TimeControl, komi_points, max_handicap};
 pub use error::{GameError, Reason};
-pub use name::{NameError, check_name, printable_line};
+pub use name::{CHAT_CHARS, NameError, check_chat, check_name, printable_line};
 pub use state::{Dispute, State};
 
 /// The most moves a game may have on the server (passes included), as real servers cap a

@@ -50,6 +50,28 @@ pub fn check_name(name: &str) -> Result<String, NameError> {
     Ok(name.to_owned())
 }
 
+/// The longest chat message, in characters.
+pub const CHAT_CHARS: usize = 500;
+
+/// A chat message's text: spaces trimmed at both ends, 1 to [`CHAT_CHARS`] characters on one
+/// line, all printable (the rule of names, longer).
+///
+/// # Errors
+/// [`NameError`] for a text that breaks it (`Long` past [`CHAT_CHARS`]).
+pub fn check_chat(text: &str) -> Result<String, NameError> {
+    let text = text.trim_matches(' ');
+    if text.chars().any(invisible) {
+        return Err(NameError::Unprintable);
+    }
+    if text.is_empty() {
+        return Err(NameError::Empty);
+    }
+    if text.chars().count() > CHAT_CHARS {
+        return Err(NameError::Long);
+    }
+    Ok(text.to_owned())
+}
+
 /// A line of record information (an imported record's event, round, date, result, rules or
 /// ranks) as the server serves it: shown as text, so with the characters that the rule for
 /// names refuses taken out — line breaks and tabs become spaces, control, bidirectional and

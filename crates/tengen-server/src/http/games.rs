@@ -153,9 +153,12 @@ pub(crate) struct Created {
     game: View,
 }
 
-/// Recent games, newest first.
-#[utoipa::path(get, tag = "games", path = "/api/games", params(("limit" = Option<i64>, Query, minimum = 1, maximum = 500, description = "at most this many (50)")),
-    responses((status = 200, body = Vec<Summary>)))]
+/// Recent games, newest first; with `state=playing`, the games in play between players (both
+/// seats held by accounts) and the rated ones, most recently changed first, with the players'
+/// ranks.
+#[utoipa::path(get, tag = "games", path = "/api/games", params(("limit" = Option<i64>, Query, minimum = 1, maximum = 500, description = "at most this many (50)"),
+        ("state" = Option<String>, Query, description = "`playing`: the games in play")),
+    responses((status = 200, body = Vec<Summary>), (status = 400, body = ErrorBody, description = "a limit or state that does not read")))]
 async fn recent(
     AxumState(app): AxumState<AppState>,
     Query(q): Query<std::collections::HashMap<String, String>>,
@@ -168,7 +171,14 @@ async fn recent(
             .ok_or_else(|| ApiError::bad_request("limit must be 1 to 500"))?,
         None => 50,
     };
-    Ok(Json(app.store().recent(limit).await?))
+    match q.get("state").map(String::as_str) {
+        None | Some("") => Ok(Json(app.store().recent(limit).await?)),
+        Some("playing") => Ok(Json(app.store().playing(limit).await?)),
+        Some(other) => {
+            let shown: String = other.chars().take(40).collect();
+            Err(ApiError::bad_request(format!("state: `playing` or none, not {shown:?}")))
+        }
+    }
 }
 
 /// Creates a game.
@@ -329,7 +339,7 @@ async fn read(
 
 /// Live updates: a WebSocket that receives the game's view now and after every change.
 #[utoipa::path(get, tag = "games", path = "/api/games/{id}/live", params(("id" = String, Path)),
-    responses((status = 101, description = "WebSocket: one View (JSON text) per change of the game, and `{\"review\": ReviewView}` per change of its review"),
+    responses((status = 101, description = "WebSocket: one View (JSON text) per change of the game, `{\"review\": ReviewView}` per change of its review, and `{\"chat\": ChatMessage}` per message of its chat"),
         (status = 400, body = ErrorBody, description = "not a WebSocket request"),
         (status = 403, body = ErrorBody, description = "a page of another site"), (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody, description = "too many watchers from this address")))]

@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod analysis;
 mod challenges;
+mod chat;
 mod doc;
 pub mod extract;
 pub mod games;
@@ -35,6 +36,7 @@ pub fn routes(state: AppState) -> Router {
         .merge(ops::routes())
         .merge(accounts::routes())
         .merge(challenges::routes())
+        .merge(chat::routes())
         .merge(games::routes())
         .merge(seats::routes())
         .merge(records::routes(&limits))

@@ -227,13 +227,35 @@ async fn terms(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Resul
     Ok(Json(Commentary { moves }))
 }
 
-/// The game as SGF.
-#[utoipa::path(get, tag = "records", path = "/api/games/{id}/sgf", params(("id" = String, Path)),
-    responses((status = 200, content_type = "application/x-go-sgf", body = String), (status = 404, body = ErrorBody)))]
-async fn sgf(AxumState(app): AxumState<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
+/// The game as SGF; with `chat=1`, its chat as comments (each message on the node of the
+/// last move before it, as `NAME (ROLE): TEXT`; the messages of accounts the logged-in reader
+/// blocks left out).
+#[utoipa::path(get, tag = "records", path = "/api/games/{id}/sgf", params(("id" = String, Path),
+        ("chat" = Option<u8>, Query, minimum = 0, maximum = 1, description = "1: the chat as comments")),
+    responses((status = 200, content_type = "application/x-go-sgf", body = String), (status = 400, body = ErrorBody, description = "a chat parameter that is not 0 or 1"),
+        (status = 404, body = ErrorBody)))]
+async fn sgf(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    headers: axum::http::HeaderMap,
+    axum::extract::Query(q): axum::extract::Query<std::collections::HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let with_chat = match q.get("chat").map(String::as_str) {
+        None | Some("0") => false,
+        Some("1") => true,
+        Some(_) => return Err(ApiError::bad_request("chat: 0 or 1")),
+    };
     let (stored, state) = app.load(&id).await?;
     let text = match (&stored.sgf, stored.config.imported) {
         (Some(sgf), true) => sgf.clone(),
+        _ if with_chat => {
+            let reader = match super::accounts::session_token(&headers) {
+                Some(session) => app.session_account(session).await?,
+                None => None,
+            };
+            let chat = app.chat(&id, reader.as_ref()).await?;
+            crate::service::load::record_with_chat(&state, &chat).to_sgf()
+        }
         _ => game_record(&stored, &state)?.to_sgf(),
     };
     Ok(sgf_response(&id, text))

@@ -70,7 +70,14 @@ impl AppState {
 
     async fn listener(&self) -> Result<sqlx::postgres::PgListener, sqlx::Error> {
         let mut listener = sqlx::postgres::PgListener::connect(self.0.store.url()).await?;
-        listener.listen_all([crate::store::CHANNEL, crate::store::REVIEW_CHANNEL, crate::store::LOBBY_CHANNEL]).await?;
+        listener
+            .listen_all([
+                crate::store::CHANNEL,
+                crate::store::REVIEW_CHANNEL,
+                crate::store::LOBBY_CHANNEL,
+                crate::store::CHAT_CHANNEL,
+            ])
+            .await?;
         Ok(listener)
     }
 
@@ -83,6 +90,14 @@ impl AppState {
             }
             if note.channel() == crate::store::REVIEW_CHANNEL {
                 self.review_changed(id).await;
+                continue;
+            }
+            if note.channel() == crate::store::CHAT_CHANNEL {
+                if let Some((game, seq)) = id.split_once(' ')
+                    && let Ok(seq) = seq.parse()
+                {
+                    self.chat_changed(game, seq).await;
+                }
                 continue;
             }
             if note.channel() == crate::store::LOBBY_CHANNEL {

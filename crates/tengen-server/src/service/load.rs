@@ -54,7 +54,31 @@ pub fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Rec
     if let (Some(sgf), true) = (&stored.sgf, stored.config.imported) {
         return tengen_sgf::Record::read(sgf).map_err(|e| ApiError::internal(&e));
     }
-    let info = tengen_sgf::GameInfo {
+    Ok(tengen_sgf::write_game(&state.game, &record_info(state)))
+}
+
+/// A game's record with its chat as comments: each message on the node of the last move
+/// played when it was written (before the first move: the root), as `NAME (ROLE): TEXT`.
+#[must_use]
+pub fn record_with_chat(state: &State, chat: &[crate::service::chat::ChatMessage]) -> tengen_sgf::Record {
+    let moves = state.game.moves().len();
+    let mut root = String::new();
+    let mut notes = vec![tengen_sgf::Note::default(); moves];
+    for m in chat {
+        let line = format!("{} ({}): {}", m.name, m.role, m.text);
+        let at = usize::try_from(m.moves).unwrap_or(0).min(moves);
+        let comment = if at == 0 { &mut root } else { &mut notes[at - 1].comment };
+        if !comment.is_empty() {
+            comment.push('\n');
+        }
+        comment.push_str(&line);
+    }
+    tengen_sgf::write_annotated(&state.game, &record_info(state), &root, &notes)
+}
+
+/// The record information of a game played on the server.
+fn record_info(state: &State) -> tengen_sgf::GameInfo {
+    tengen_sgf::GameInfo {
         black: Some(state.config.black_name.clone()).filter(|n| !n.is_empty()),
         white: Some(state.config.white_name.clone()).filter(|n| !n.is_empty()),
         result: state.game.outcome().map(|o| o.result_points()),
@@ -63,8 +87,7 @@ pub fn game_record(stored: &StoredGame, state: &State) -> Result<tengen_sgf::Rec
         handicap: state.game.handicap(),
         rules: Some("Chinese".into()),
         ..tengen_sgf::GameInfo::default()
-    };
-    Ok(tengen_sgf::write_game(&state.game, &info))
+    }
 }
 
 /// What the record information of a game shows (`GET /api/games/ID/info`), kept instead of

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod chat;
 mod cluster;
 mod computer;
 pub mod load;

@@ -14,12 +14,14 @@ use crate::domain::{Action, Config, Event};
 
 mod accounts;
 mod challenges;
+mod chat;
 mod jobs;
 mod ratings;
 mod reviews;
 
 pub use accounts::AccountRow;
 pub use challenges::{ChallengeRow, LOBBY_CHANNEL, NewChallenge};
+pub use chat::{CHAT_CHANNEL, ChatRow};
 pub use jobs::{Job, JobKind, TURNS_MS};
 pub use ratings::{RatingChange, RatingRow};
 pub use reviews::{REVIEW_ATTEMPTS, REVIEW_CHANNEL, ReviewRow};
@@ -161,6 +163,13 @@ pub struct Summary {
     pub moves: i64,
     /// Last change, ms since the epoch.
     pub updated_ms: i64,
+    /// Black's rank on the size, when an account holds the seat (in the list of games in
+    /// play only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_rank: Option<String>,
+    /// White's rank, as Black's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white_rank: Option<String>,
 }
 
 /// A line of a list of games from its row (`id, config, phase, result, moves, updated_ms,
@@ -178,6 +187,8 @@ fn summary_of(row: &sqlx::any::AnyRow) -> Result<Summary, StoreError> {
         result: row.try_get("result")?,
         moves: row.try_get("moves")?,
         updated_ms: row.try_get("updated_ms")?,
+        black_rank: None,
+        white_rank: None,
     })
 }
 
@@ -510,8 +521,8 @@ pub(crate) async fn insert_game(
     let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     sqlx::query(
         "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
-         phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated) \
-         VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+         phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated, size) \
+         VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
     )
     .bind(&game.id)
     .bind(game.created_ms)
@@ -528,6 +539,7 @@ pub(crate) async fn insert_game(
     .bind(&derived.accounts[0])
     .bind(&derived.accounts[1])
     .bind(i64::from(derived.rated))
+    .bind(game.config.size as i64)
     .execute(&mut **tx)
     .await?;
     if let Some(sgf) = &game.sgf {

@@ -14,7 +14,8 @@ export async function loadMe() {
   } catch (e) {
     S.me = null;
   }
-  renderNav();
+  // The page again: what a login changes (the lobby's form and socket, the chat's form).
+  render();
 }
 
 // The header: the logged-in player's name (a link to the profile) and Log out, or Log in.

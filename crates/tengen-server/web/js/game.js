@@ -14,6 +14,7 @@ import { loadReview, reviewChanged, studyOpen, drawBestLine } from './review.js'
 import { playVariation, stepVariation, resetVariations } from './variations.js';
 import { stopAnalysis, drawAnalysis, toggleTerritory } from './analysis.js';
 import { loadRecord } from './record.js';
+import { chatArrived, openChat } from './chat.js';
 
 let socket = null;
 let resignArmed = false;
@@ -44,6 +45,7 @@ export async function openGame(id) {
   claimSeat(S.view);
   loadReview(id);
   loadRecord(id);
+  openChat(id);
 }
 
 function listen() {
@@ -64,6 +66,7 @@ function listen() {
     // The socket carries the game's views and, while a review of it runs, the review's
     // progress ({"review": …}), which is not a view.
     if (data.review) reviewChanged(data.review);
+    else if (data.chat) chatArrived(data.chat);
     else update(data);
   };
   socket.onclose = () => {

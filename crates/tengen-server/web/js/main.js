@@ -17,9 +17,11 @@ import { renderCommentary } from './commentary.js';
 import { renderRecord } from './record.js';
 import * as account from './account.js';
 import { openPlayer } from './profile.js';
+import * as lobby from './lobby.js';
+import * as chat from './chat.js';
 
 export function show(section) {
-  for (const id of ['new', 'recent', 'game', 'login', 'player']) $(`#${id}`).hidden = id !== section;
+  for (const id of ['new', 'recent', 'game', 'login', 'player', 'lobby']) $(`#${id}`).hidden = id !== section;
   if (section !== 'game') document.title = 'tengen 天元';
 }
 
@@ -34,6 +36,10 @@ export function route() {
   if (player) {
     show('player');
     return openPlayer(decodeURIComponent(player[1]));
+  }
+  if (path === '/lobby') {
+    show('lobby');
+    return lobby.openLobby();
   }
   if (path === '/login') {
     show('login');
@@ -57,7 +63,10 @@ function render() {
   applyText();
   newgame.showLevel();
   account.renderNav();
+  lobby.syncLobby();
+  lobby.renderLobby();
   if (!S.shown || $('#game').hidden) return;
+  chat.renderChat();
   game.renderBoard();
   panel.renderPanel();
   renderCommentary();
@@ -69,7 +78,8 @@ function render() {
 
 function start() {
   setRender(render);
-  for (const part of [settings, clock, game, counting, panel, review, variations, analysis, newgame, recent, account]) part.init();
+  const parts = [settings, clock, game, counting, panel, review, variations, analysis, newgame, recent, account, lobby, chat];
+  for (const part of parts) part.init();
   $('#lang').addEventListener('click', () => {
     toggleLang();
     render();

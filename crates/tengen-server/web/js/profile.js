@@ -2,6 +2,7 @@
 import { $, tag } from './dom.js';
 import { t, colorName } from './i18n.js';
 import { api } from './api.js';
+import { S } from './store.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -56,6 +57,8 @@ export async function openPlayer(name) {
     return;
   }
   document.title = `${profile.name} · tengen 天元`;
+  $('#player-name').dataset.name = profile.name;
+  $('#player-challenge').hidden = !S.me || S.me.name === profile.name || profile.deleted;
   $('#player-name').textContent = profile.deleted ? `${profile.name} ${t('deleted_mark')}` : profile.name;
   const table = tag('table', 'ratings');
   const head = tag('tr');
@@ -76,7 +79,9 @@ export async function openPlayer(name) {
   none.dataset.t = 'no_rated';
   $('#player-ratings').append(profile.ratings.length ? table : none);
   graph(history);
-  for (const g of profile.games) {
+  // The games in play first.
+  const games = [...profile.games].sort((a, b) => (a.phase === 'ended') - (b.phase === 'ended'));
+  for (const g of games) {
     const li = tag('li');
     const a = tag('a', '', `${g.black} – ${g.white}`);
     a.href = `/games/${g.id}`;

@@ -56,7 +56,7 @@ async function accounts(browser) {
   await alice.locator('input[name=size][value="9"]').check();
   await alice.locator('input[name=color][value=black]').check();
   await alice.locator('#rated-label').waitFor({ state: 'visible' }); // offered once logged in
-  await alice.locator('input[name=rated]').check();
+  await alice.locator('#new-form input[name=rated]').check();
   await alice.locator('#create').click();
   await alice.waitForURL(/\/games\/[0-9a-f]+$/);
   const friendLink = await alice.locator('.seat-link').nth(1).inputValue();
@@ -106,8 +106,8 @@ async function accounts(browser) {
   await bob.goto(base + '/');
   await bob.locator('input[name=size][value="9"]').check();
   await bob.locator('input[name=level]').fill('3');
-  await bob.locator('input[name=rated]').check();
-  await bob.locator('select[name=handicap]').selectOption('auto');
+  await bob.locator('#new-form input[name=rated]').check();
+  await bob.locator('#new-form select[name=handicap]').selectOption('auto');
   await bob.locator('#create').click();
   await bob.waitForURL(/\/games\/[0-9a-f]+$/);
   await bob.waitForFunction(() => /White · Bob \[9k\?\] \(you\)/.test(document.querySelector('.player.white .name')?.textContent));

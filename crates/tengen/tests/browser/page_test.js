@@ -158,7 +158,7 @@ async function newFriendGame(page, { size = '9', handicap, time, name } = {}) {
   await page.locator(`input[name=size][value="${size}"]`).check();
   await page.locator('input[name=color][value=black]').check();
   if (name !== undefined) await page.locator('#new-form input[name=name]').fill(name);
-  if (handicap) await page.locator('select[name=handicap]').selectOption(handicap);
+  if (handicap) await page.locator('#new-form select[name=handicap]').selectOption(handicap);
   if (time) {
     await page.locator('select[name=time]').selectOption(time.kind);
     for (const [field, value] of Object.entries(time)) if (field !== 'kind') await page.locator(`input[name=${field}]`).fill(String(value));
@@ -278,7 +278,7 @@ async function gameBetweenFriends(browser) {
   await one.locator('input[name=size][value="9"]').check();
   await one.locator('input[name=color][value=black]').check();
   await one.locator('select[name=time]').selectOption('none');
-  await one.locator('select[name=handicap]').selectOption('2');
+  await one.locator('#new-form select[name=handicap]').selectOption('2');
   await one.locator('select[name=placement]').selectOption('free');
   await one.locator('#create').click();
   await one.waitForURL(/\/games\/[0-9a-f]+$/);
@@ -471,7 +471,7 @@ async function refusalsShowWhereThePlayerActed(browser) {
     await page.goto(base + '/');
     if (lang === 'zh') await page.locator('#lang').click();
     await page.locator('input[name=size][value="9"]').check();
-    await page.locator('select[name=handicap]').selectOption('2');
+    await page.locator('#new-form select[name=handicap]').selectOption('2');
     await page.locator('input[name=rang_xian]').check();
     await page.locator('#create').click();
     await page.waitForFunction(() => document.querySelector('#new-error')?.textContent.length > 0);

@@ -1,0 +1,129 @@
+// The lobby in Chromium, three browser contexts: Ann (desktop, English) posts a challenge;
+// Ben (a phone, Chinese) sees it appear live and accepts; both land in the game; a guest
+// watches it from the lobby's games in play; greetings and chat reach the others as text
+// (never HTML); a muted author disappears for the one who muted; both play by clicks.
+'use strict';
+const path = require('path');
+const { base, shots, check, text, run } = require('./common.js');
+
+const pages = [];
+async function newPage(browser, options = {}, lang = 'en') {
+  const context = await browser.newContext(options);
+  await context.addInitScript((l) => localStorage.setItem('tengen-lang', l), lang);
+  const page = await context.newPage();
+  pages.push(page);
+  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
+  return page;
+}
+
+const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
+const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
+
+async function signUp(page, name) {
+  await page.goto(base + '/login');
+  await page.locator('#login-form input[name=name]').fill(name);
+  await page.locator('#login-form input[name=password]').fill(`${name}'s password`);
+  await page.locator('#sign-up').click();
+  await page.waitForURL(new RegExp(`/players/${name}$`));
+  await page.locator('#account-nav .me').waitFor();
+}
+
+// Waits until the chat list `list` of `page` has a line whose text is `said`.
+const heard = (page, list, said) => page.waitForFunction(([l, s]) =>
+  [...document.querySelectorAll(`#${l} .chat-text`)].some((e) => e.textContent === s), [list, said], { timeout: 3000 });
+
+async function lobby(browser) {
+  const ann = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  const ben = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, 'zh');
+  const guest = await newPage(browser, { viewport: { width: 1100, height: 800 } });
+  await signUp(ann, 'Ann');
+  await signUp(ben, 'Ben');
+  for (const page of [ann, ben, guest]) {
+    await page.goto(base + '/lobby');
+    await page.locator('#no-challenges').waitFor();
+  }
+  check(await guest.locator('#challenge-form').isHidden(), 'a guest is offered no form');
+  check(/Log in/.test(await text(guest, '#lobby-login')), 'a guest is told to log in');
+  check(await text(ben, '#lobby h1') === '对局室', 'the phone speaks Chinese');
+
+  // Ann posts a 9×9 challenge, she takes Black; Ben sees it live.
+  await ann.locator('#challenge-form select[name=size]').selectOption('9');
+  await ann.locator('#challenge-form select[name=color]').selectOption('black');
+  const posted = Date.now();
+  await ann.locator('#post-challenge').click();
+  await ben.locator('.challenge .take').waitFor({ timeout: 1000 });
+  const seen = Date.now() - posted;
+  console.log(`Ben's lobby showed Ann's challenge ${seen} ms after her click`);
+  await guest.locator('.challenge').waitFor({ timeout: 1000 });
+  check(/Ann \[6k\?\]/.test(await text(guest, '.challenge .challenger')), 'the challenger with her rank');
+  check(await guest.locator('.challenge .take').count() === 0, 'a guest cannot accept');
+  check(await ann.locator('.challenge .withdraw').count() === 1, 'Ann may withdraw hers');
+  await ben.screenshot({ path: path.join(shots, 'lobby-1-challenge-phone-zh.png') });
+  await ann.screenshot({ path: path.join(shots, 'lobby-1-posted.png') });
+
+  // Ben accepts: both land in the game.
+  await ben.locator('.challenge .take').click();
+  await ben.waitForURL(/\/games\/[0-9a-f]+$/);
+  await ann.waitForURL(/\/games\/[0-9a-f]+$/, { timeout: 3000 });
+  const game = ann.url().split('/').pop();
+  check(ben.url().endsWith(game), 'both in the same game');
+  await guest.locator('.challenge').waitFor({ state: 'detached', timeout: 2000 });
+
+  // The guest finds it among the games in play and opens it to watch.
+  await guest.goto(base + '/lobby');
+  await guest.locator(`#playing-list a[href="/games/${game}"]`).waitFor();
+  check(/Ann \[6k\?\] – Ben \[6k\?\]/.test(await text(guest, '#playing-list li')), 'both names and ranks');
+  await guest.locator(`#playing-list a[href="/games/${game}"]`).click();
+  await guest.waitForURL(new RegExp(`/games/${game}$`));
+  await guest.locator('#chat-login').waitFor();
+  check(await guest.locator('#chat-form').isHidden(), 'a guest watcher reads the chat only');
+
+  // Greetings, one click each, in each player's language.
+  await ben.locator('#greet-start').click();
+  for (const page of [ann, guest]) await heard(page, 'chat-players', '请多指教');
+  await ann.locator('#greet-start').click();
+  await heard(ben, 'chat-players', 'Have a nice game');
+
+  // Moves by clicks, seen by the watcher.
+  const moves = ['E5', 'C3', 'G7', 'C7'];
+  for (const [i, v] of moves.entries()) {
+    const [page, color] = i % 2 === 0 ? [ann, 'black'] : [ben, 'white'];
+    await page.waitForFunction(() => !document.querySelector('#pass').disabled);
+    await hit(page, v).click();
+    for (const p of [ann, ben, guest]) await stone(p, color, v).waitFor({ timeout: 3000 });
+  }
+
+  // A message is text, never HTML.
+  const sly = '<img src=x onerror="window.pwned=1"> <b>bold</b>';
+  await ann.locator('#chat-input').fill(sly);
+  await ann.locator('#chat-form button[type=submit]').click();
+  for (const page of [ben, guest]) {
+    await heard(page, 'chat-players', sly);
+    check(await page.evaluate(() => window.pwned === undefined && !document.querySelector('#chat img, #chat b')), 'no markup from a message');
+  }
+  await guest.screenshot({ path: path.join(shots, 'lobby-2-watcher.png') });
+  await ann.screenshot({ path: path.join(shots, 'lobby-2-game-chat.png') });
+  await ben.screenshot({ path: path.join(shots, 'lobby-2-game-chat-phone-zh.png'), fullPage: true });
+
+  // Ben mutes Ann for himself: her lines go from his page only.
+  await ben.locator('#chat-players .chat-line', { hasText: 'Have a nice game' }).locator('.mute').click();
+  await ben.waitForFunction(() => ![...document.querySelectorAll('.chat-text')].some((e) => e.textContent === 'Have a nice game'));
+  check(await guest.locator('#chat-players .chat-line').count() === 3, 'the watcher still reads all three');
+
+  // Ben resigns; both thank each other.
+  await ben.locator('#resign').click();
+  await ben.locator('#resign').click();
+  await ann.locator('#greet-end').waitFor({ timeout: 3000 });
+  await ann.locator('#greet-end').click();
+  await ben.locator('#greet-end').click();
+  await heard(ann, 'chat-players', '谢谢');
+  await heard(guest, 'chat-players', 'Thank you');
+  await ann.screenshot({ path: path.join(shots, 'lobby-3-thanks.png') });
+}
+
+run('lobby test', lobby, async () => {
+  for (const [i, page] of pages.entries()) {
+    await page.screenshot({ path: path.join(shots, `lobby-failure-${i}.png`) }).catch(() => {});
+  }
+});
