@@ -462,6 +462,11 @@ impl Game {
         self.end(Outcome::Time { winner: !color })
     }
 
+    /// The game is called off without a result (`Void`, 无胜负): aborted early.
+    pub fn abort(&mut self) -> Outcome {
+        self.end(Outcome::NoResult)
+    }
+
     /// `color` forfeits: the opponent wins (`B+F`/`W+F`).
     pub fn forfeit(&mut self, color: Color) -> Outcome {
         self.end(Outcome::Forfeit { winner: !color })

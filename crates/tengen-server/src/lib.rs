@@ -21,7 +21,7 @@ use std::time::Duration;
 pub use error::ApiError;
 pub use service::{AppState, Settings};
 pub use store::Store;
-pub use util::set_memory_trim;
+pub use util::{set_memory_trim, test_clock};
 
 /// The whole application: the page and the API, behind the per-client rate limit, the
 /// request timeout, the security headers, the request log and the metrics ([`http::middleware::guard`]).
@@ -59,6 +59,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
             }
             if ticks % 10 == 5 {
                 clocks.lobby_tick().await;
+                clocks.sweep_deadlines().await;
             }
             if ticks % 50 == 0 {
                 clocks.quotas().forget_idle();

@@ -6,10 +6,25 @@ use std::sync::{Mutex, MutexGuard};
 use rand::Rng;
 use sha2::{Digest, Sha256};
 
-/// Milliseconds since the Unix epoch.
+/// Milliseconds since the Unix epoch, as the server counts them ([`test_clock`]: ahead of the
+/// system's clock in tests of days-long clocks).
 #[must_use]
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    let system = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+    system + test_clock::AHEAD_MS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The server's clock moved forward, for tests of correspondence games (days a move): a
+/// process-wide shift of [`now_ms`], never set by the server itself.
+pub mod test_clock {
+    use std::sync::atomic::{AtomicI64, Ordering};
+
+    pub(super) static AHEAD_MS: AtomicI64 = AtomicI64::new(0);
+
+    /// Moves the server's clock `ms` forward (for every server of the process).
+    pub fn advance(ms: i64) {
+        AHEAD_MS.fetch_add(ms, Ordering::Relaxed);
+    }
 }
 
 /// SHA-256 of a seat token, in hex: what the database keeps.

@@ -376,6 +376,19 @@ async fn the_lobby_live_shows_each_change_to_whom_it_concerns() {
     let mut carols = vec![later.clone(), away.clone()];
     carols.sort();
     assert_eq!(ended, carols, "Carol's live challenges went; Alice's stayed");
+    // A correspondence challenge stays while its owner is away, until withdrawn or expired.
+    let letters = id(&post(&app, &carol, json!({"time": {"kind": "correspondence", "days": 3}})).await);
+    assert_eq!(next(&mut guest).await["challenge"]["live"], false);
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        app.lobby_tick().await;
+    }
+    assert!(visible(&app, None).await.contains(&letters), "Carol is away, her correspondence challenge stays");
+    assert_eq!(
+        ask(&app, "DELETE", &format!("/api/challenges/{letters}"), own(&carol), None).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(next(&mut guest).await["challenge"]["state"], "cancelled");
     assert_eq!(visible(&app, None).await, [stays.as_str()]);
     a_ws.close(None).await.unwrap();
     drop(a_ws);
@@ -585,4 +598,38 @@ async fn the_games_in_play_with_names_ranks_size_and_moves() {
     // The plain list is unchanged: no ranks there.
     let recent = ask(&app, "GET", "/api/games", Send::default(), None).await.body;
     assert!(recent[0].get("black_rank").is_none(), "{recent}");
+}
+
+#[tokio::test]
+async fn an_early_abort_ends_a_rated_game_without_a_result_or_a_rating() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let (alice, bob) = (player(&app, "Alice").await, player(&app, "Bob").await);
+    let cid = id(&post(&app, &alice, json!({"size": 9, "color": "black", "rated": true})).await);
+    let game = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&bob), None).await.body["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    ask(&app, "POST", &format!("/api/games/{game}/move"), own(&alice), Some(json!({"move": "E5", "number": 1}))).await;
+    let a = ask(&app, "POST", &format!("/api/games/{game}/abort"), own(&bob), None).await;
+    assert_eq!(
+        (a.status, a.body["result"].as_str(), a.body["phase"].as_str()),
+        (StatusCode::OK, Some("Void"), Some("ended"))
+    );
+    let profile = ask(&app, "GET", "/api/players/Bob", Send::default(), None).await.body;
+    assert_eq!(profile["ratings"], json!([]), "not rated");
+    // After ten moves: resign instead.
+    let cid = id(&post(&app, &alice, json!({"size": 9, "color": "black"})).await);
+    let game = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&bob), None).await.body["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (n, m) in ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4"].iter().enumerate() {
+        let who = if n % 2 == 0 { &alice } else { &bob };
+        let a =
+            ask(&app, "POST", &format!("/api/games/{game}/move"), own(who), Some(json!({"move": m, "number": n + 1})))
+                .await;
+        assert_eq!(a.status, StatusCode::OK);
+    }
+    let a = ask(&app, "POST", &format!("/api/games/{game}/abort"), own(&alice), None).await;
+    assert_eq!((a.status.as_u16(), a.body["reason"].as_str()), (422, Some("too_late_to_abort")));
 }

@@ -36,6 +36,8 @@ fn the_page_in_chromium() {
     let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db", "--max-think", "0.3"])
         .args(["--games-per-hour", "10000"])
+        // The lobby test's three players share one address.
+        .args(["--rate", "100", "--burst", "300"])
         .current_dir(&dir)
         .stdout(Stdio::piped())
         .spawn()

@@ -19,6 +19,11 @@ pub enum Action {
     },
     /// The player resigns.
     Resign,
+    /// A player calls the game off before its tenth move: no result, not rated.
+    Abort,
+    /// The counting phase outlasted its deadline: the server counts its proposal of dead
+    /// stones (or the marking, where it made none), so that nobody stalls the end.
+    Settle,
     /// The player ran out of time (the server's clock saw it).
     Timeout,
     /// The server starts again after nobody kept the clocks since `down_since_ms`: the

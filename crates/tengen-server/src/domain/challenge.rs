@@ -14,6 +14,10 @@ pub const LIVE_GRACE_MS: i64 = 10_000;
 pub const LIVE_OPEN_MS: i64 = 2 * 3600 * 1000;
 /// The longest a direct live challenge waits for its answer.
 pub const LIVE_DIRECT_MS: i64 = 10 * 60 * 1000;
+/// The longest an open correspondence challenge waits.
+pub const CORRESPONDENCE_OPEN_MS: i64 = 14 * 86_400_000;
+/// The longest a direct correspondence challenge waits for its answer.
+pub const CORRESPONDENCE_DIRECT_MS: i64 = 7 * 86_400_000;
 
 /// The handicap a challenge asks for: a number of stones, or `"auto"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

@@ -24,6 +24,9 @@ impl Clock {
         let ms = |s: f64| (s * 1000.0).round() as i64;
         match *time {
             TimeControl::None {} => Clock::default(),
+            TimeControl::Correspondence { .. } => {
+                Clock { main_ms: time.correspondence().map_or(0, |(days, _)| days), ..Clock::default() }
+            }
             TimeControl::Absolute { main } | TimeControl::Fischer { main, .. } => {
                 Clock { main_ms: ms(main), ..Clock::default() }
             }
@@ -40,7 +43,9 @@ impl Clock {
     pub fn remaining_ms(&self, time: &TimeControl) -> Option<i64> {
         match time {
             TimeControl::None {} => None,
-            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => Some(self.main_ms),
+            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } | TimeControl::Correspondence { .. } => {
+                Some(self.main_ms)
+            }
             TimeControl::Byoyomi { period, .. } => {
                 let later = i64::from(self.periods.saturating_sub(1)) * (period * 1000.0).round() as i64;
                 Some(if self.overtime { self.period_ms + later } else { self.main_ms + self.period_ms + later })
@@ -82,7 +87,7 @@ impl Clock {
         let ms = |s: f64| (s * 1000.0).round() as i64;
         match *time {
             TimeControl::None {} => true,
-            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => {
+            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } | TimeControl::Correspondence { .. } => {
                 self.main_ms -= elapsed;
                 self.main_ms >= 0
             }
@@ -122,6 +127,11 @@ impl Clock {
                 }
             }
             TimeControl::Fischer { increment, .. } => self.main_ms += ms(increment),
+            TimeControl::Correspondence { .. } => {
+                if let Some((days, bank)) = time.correspondence() {
+                    self.main_ms = (self.main_ms + days).min(bank);
+                }
+            }
             _ => {}
         }
     }

@@ -99,7 +99,25 @@ pub enum TimeControl {
         #[schema(minimum = 0, maximum = 2_592_000)]
         increment: f64,
     },
+    /// Correspondence: `days` for the first move, and `days` more after each move, the time
+    /// saved kept up to a bank of `max_days`; the clock runs with nobody connected and while
+    /// the server is down.
+    Correspondence {
+        /// Days a move: 1, 2, 3, 5, 7 or 14.
+        #[schema(minimum = 1, maximum = 14)]
+        days: u32,
+        /// The most days a clock may hold (3 × `days` when not given): `days` to 60.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(minimum = 1, maximum = 60)]
+        max_days: Option<u32>,
+    },
 }
+
+/// The days a move a correspondence game may have.
+pub const CORRESPONDENCE_DAYS: [u32; 6] = [1, 2, 3, 5, 7, 14];
+
+/// A day, in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
 
 impl Default for TimeControl {
     fn default() -> TimeControl {
@@ -108,11 +126,35 @@ impl Default for TimeControl {
 }
 
 impl TimeControl {
+    /// A correspondence game's (days a move, days a clock may hold), in milliseconds.
+    #[must_use]
+    pub fn correspondence(&self) -> Option<(i64, i64)> {
+        match *self {
+            TimeControl::Correspondence { days, max_days } => {
+                let days = i64::from(days) * DAY_MS;
+                Some((days, max_days.map_or(3 * days, |m| i64::from(m) * DAY_MS)))
+            }
+            _ => None,
+        }
+    }
+
     fn check(&self) -> Result<(), GameError> {
         let ok = |x: f64| x.is_finite() && (0.0..=86_400.0 * 30.0).contains(&x);
         let refuse = |why| Err(GameError::Time(why));
         let main = match *self {
             TimeControl::None {} => return Ok(()),
+            TimeControl::Correspondence { days, max_days } => {
+                // Numbers the document allows but the server does not offer: refused (422).
+                if !CORRESPONDENCE_DAYS.contains(&days) {
+                    return Err(GameError::Correspondence("a correspondence game has 1, 2, 3, 5, 7 or 14 days a move"));
+                }
+                if max_days.is_some_and(|m| m < days || m > 60) {
+                    return Err(GameError::Correspondence(
+                        "a correspondence bank holds from the days a move up to 60 days",
+                    ));
+                }
+                return Ok(());
+            }
             TimeControl::Absolute { main } | TimeControl::Fischer { main, .. } if !(ok(main) && main > 0.0) => {
                 return refuse("main time must be more than 0 and at most 30 days (in seconds)");
             }

@@ -83,6 +83,12 @@ pub enum GameError {
     /// The game is over.
     #[error("the game is over")]
     Over,
+    /// Correspondence days the server does not offer.
+    #[error("time control: {0}")]
+    Correspondence(&'static str),
+    /// An abort after the game's first moves.
+    #[error("a game can be aborted only before its 10th move: resign instead")]
+    TooLateToAbort,
     /// The seat is held by another account.
     #[error("this seat is held by another account")]
     SeatHeld,
@@ -201,6 +207,8 @@ impl GameError {
             GameError::PlaceStonesFirst => ("place_stones_first", None, None),
             GameError::UndoWaits => ("undo_waits", None, None),
             GameError::Over => ("over", None, None),
+            GameError::TooLateToAbort => ("too_late_to_abort", None, None),
+            GameError::Correspondence(_) => ("correspondence_days", None, None),
             GameError::SeatHeld => ("seat_held", None, None),
             GameError::BothSeats => ("both_seats", None, None),
             GameError::AccountName => ("account_name", None, None),

@@ -53,7 +53,15 @@ pub struct State {
     pub created_ms: i64,
     /// Whether a stone has been played or placed: the clocks wait for it.
     pub started: bool,
+    /// When the counting phase began (none outside it).
+    pub counting_since: Option<i64>,
 }
+
+/// How long the counting phase of a live game may last before the server settles it.
+pub const COUNTING_MS: i64 = 5 * 60 * 1000;
+
+/// A game may be aborted (no result, not rated) before this many moves.
+pub const ABORT_MOVES: usize = 10;
 
 impl State {
     /// A new game as configured, created at `at_ms`.
@@ -80,6 +88,7 @@ impl State {
             events: 0,
             created_ms: at_ms,
             started: false,
+            counting_since: None,
         })
     }
 
@@ -101,6 +110,7 @@ impl State {
             events: 0,
             created_ms: at_ms,
             started: true,
+            counting_since: None,
         }
     }
 
@@ -159,10 +169,21 @@ impl State {
         (clocks, fallen)
     }
 
-    /// The moment the running clock's flag falls, if one runs.
+    /// The moment the running clock's flag falls, if one runs; in the counting phase, the
+    /// moment the server settles it ([`State::counting_deadline_ms`]).
     pub fn deadline_ms(&self) -> Option<i64> {
+        if let Some(settle) = self.counting_deadline_ms() {
+            return Some(settle);
+        }
         let c = self.clock_runs()?;
         self.clocks[c.index()].remaining_ms(&self.config.time).map(|left| self.clock_since + left.max(0))
+    }
+
+    /// When the counting phase is settled by the server if the players have not ended it: 5
+    /// minutes after it began ([`COUNTING_MS`]), a correspondence game's days a move.
+    pub fn counting_deadline_ms(&self) -> Option<i64> {
+        let since = self.counting_since?;
+        Some(since + self.config.time.correspondence().map_or(COUNTING_MS, |(days, _)| days))
     }
 
     /// Whether `action` would leave the game as it is (a toggle to the state the chain is
@@ -187,6 +208,11 @@ impl State {
     pub fn apply(&mut self, event: &Event) -> Result<(), GameError> {
         let mut next = self.clone();
         next.apply_in_place(event)?;
+        // The counting phase's deadline runs from when it began, until play resumes.
+        next.counting_since = match next.game.phase() {
+            Phase::Counting => next.counting_since.or(Some(event.at_ms)),
+            _ => None,
+        };
         next.events += 1;
         *self = next;
         Ok(())
@@ -199,8 +225,12 @@ impl State {
         let at = event.at_ms;
         // The clock of the side to move runs up to this event.
         let mut fallen = None;
+        // A live game's clock is not charged for the server's downtime; a correspondence
+        // game's runs on, whoever keeps it.
         let charged_until = match event.action {
-            Action::Restart { down_since_ms } => at.min(down_since_ms.max(self.clock_since)),
+            Action::Restart { down_since_ms } if self.config.time.correspondence().is_none() => {
+                at.min(down_since_ms.max(self.clock_since))
+            }
             _ => at,
         };
         if let Some(c) = self.clock_runs() {
@@ -260,6 +290,27 @@ impl State {
                     return Err(GameError::Over);
                 }
                 self.game.resign(c);
+            }
+            (Action::Abort, Some(_)) => {
+                if matches!(self.game.phase(), Phase::Ended(_)) {
+                    return Err(GameError::Over);
+                }
+                if self.game.moves().len() >= ABORT_MOVES {
+                    return Err(GameError::TooLateToAbort);
+                }
+                self.game.abort();
+            }
+            (Action::Settle, None) => {
+                if self.game.phase() != Phase::Counting {
+                    return Err(GameError::NotCounting);
+                }
+                if self.counting_deadline_ms().is_none_or(|d| at < d) {
+                    return Err(GameError::NotYours("the counting phase is settled only after its deadline"));
+                }
+                let dead: Vec<Point> =
+                    if self.proposed { self.proposal.iter() } else { self.dead.iter() }.copied().collect();
+                self.dead = dead.iter().copied().collect();
+                self.game.finish(&dead)?;
             }
             (Action::UndoRequest, Some(c)) => {
                 if self.game.phase() != Phase::Playing {
@@ -393,9 +444,9 @@ impl State {
                 self.dispute = None;
                 self.accepted = [false; 2];
             }
-            (Action::Timeout | Action::Restart { .. } | Action::Propose { .. }, _) => {
+            (Action::Timeout | Action::Restart { .. } | Action::Propose { .. } | Action::Settle, _) => {
                 return Err(GameError::NotYours(
-                    "only the server ends a game on time, restarts or proposes dead stones",
+                    "only the server ends a game on time, restarts, proposes dead stones or settles the count",
                 ));
             }
             (Action::Handicap { .. }, _) => return Err(GameError::NotYours("Black places the handicap stones")),

@@ -362,3 +362,88 @@ fn a_game_stops_at_the_move_limit_but_can_still_end() {
     s.apply(&ev(Action::Accept { dead: Some(vec![]), judged: false, exact: false }, Some(Color::Black), 7)).unwrap();
     assert!(matches!(s.game.phase(), Phase::Ended(_)));
 }
+
+#[test]
+fn correspondence_days_a_move_with_a_bank() {
+    let day = DAY_MS;
+    let time = TimeControl::Correspondence { days: 1, max_days: Some(2) };
+    let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+    s.apply(&ev(mv("E5"), Some(Color::Black), 0)).unwrap();
+    assert_eq!(s.clocks[0].main_ms, 2 * day, "a day, and a day more, up to the bank of 2");
+    assert_eq!(s.deadline_ms(), Some(day), "White's day runs");
+    // White answers after 6 hours: 18 hours left, and a day more.
+    s.apply(&ev(mv("C3"), Some(Color::White), day / 4)).unwrap();
+    assert_eq!(s.clocks[1].main_ms, day * 7 / 4);
+    // Black lets 3 days pass: a restart charges the downtime all the same (correspondence).
+    assert!(s.apply(&ev(Action::Restart { down_since_ms: day / 2 }, None, 3 * day)).is_err());
+    assert_eq!(s.clocks_at(3 * day).1, Some(Color::Black));
+    s.apply(&ev(Action::Timeout, Some(Color::Black), 3 * day)).unwrap();
+    assert_eq!(s.game.outcome().unwrap().result_points(), "W+T");
+    // Three days a move, the bank 3 × 3 by default.
+    assert_eq!(TimeControl::Correspondence { days: 3, max_days: None }.correspondence(), Some((3 * day, 9 * day)));
+    for bad in [
+        TimeControl::Correspondence { days: 4, max_days: None },
+        TimeControl::Correspondence { days: 3, max_days: Some(2) },
+        TimeControl::Correspondence { days: 14, max_days: Some(61) },
+    ] {
+        assert!(State::new(config(Opponent::Friend, bad), 0).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn an_early_abort_has_no_result() {
+    let moves = ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4"];
+    let play = |n: usize| {
+        let mut s = State::new(config(Opponent::Friend, TimeControl::None {}), 0).unwrap();
+        for (i, m) in moves.iter().take(n).enumerate() {
+            let c = if i % 2 == 0 { Color::Black } else { Color::White };
+            s.apply(&ev(mv(m), Some(c), i as i64)).unwrap();
+        }
+        s
+    };
+    let mut s = play(9);
+    s.apply(&ev(Action::Abort, Some(Color::White), 20)).unwrap();
+    assert_eq!(s.game.outcome().unwrap().result_points(), "Void");
+    assert!(s.apply(&ev(Action::Abort, Some(Color::Black), 21)).is_err(), "over");
+    let mut s = play(10);
+    let refused = s.apply(&ev(Action::Abort, Some(Color::Black), 20)).unwrap_err();
+    assert_eq!(refused.reason().code, "too_late_to_abort");
+    assert!(s.apply(&ev(Action::Abort, None, 20)).is_err(), "a player's action");
+}
+
+#[test]
+fn a_stalled_count_is_settled_with_the_proposal() {
+    let time = TimeControl::Absolute { main: 60.0 };
+    let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+    for (i, (m, c)) in [("E5", Color::Black), ("C3", Color::White), ("pass", Color::Black), ("pass", Color::White)]
+        .into_iter()
+        .enumerate()
+    {
+        s.apply(&ev(mv(m), Some(c), 1_000 * (i as i64 + 1))).unwrap();
+    }
+    assert_eq!(s.game.phase(), Phase::Counting);
+    assert_eq!((s.counting_since, s.clock_runs()), (Some(4_000), None));
+    assert_eq!(s.deadline_ms(), Some(4_000 + COUNTING_MS));
+    let c3: Point = "C3".parse().unwrap();
+    s.apply(&ev(Action::Propose { dead: vec![c3] }, None, 5_000)).unwrap();
+    // White marks its stone alive again and stalls.
+    s.apply(&ev(Action::Toggle { point: c3, dead: Some(false) }, Some(Color::White), 6_000)).unwrap();
+    assert!(s.dead.is_empty());
+    assert!(s.apply(&ev(Action::Settle, None, 4_000 + COUNTING_MS - 1)).is_err(), "not before the deadline");
+    assert!(s.apply(&ev(Action::Settle, Some(Color::Black), 4_000 + COUNTING_MS)).is_err(), "the server's");
+    s.apply(&ev(Action::Settle, None, 4_000 + COUNTING_MS)).unwrap();
+    assert_eq!(
+        s.game.outcome().unwrap().result_points(),
+        "B+73.5",
+        "C3 counted dead, as proposed: all 81 points Black's"
+    );
+    assert_eq!((s.counting_since, s.deadline_ms()), (None, None));
+    // Play resumed: no counting deadline until two passes again.
+    let mut s = State::new(config(Opponent::Friend, time), 0).unwrap();
+    for (m, c) in [("E5", Color::Black), ("pass", Color::White), ("pass", Color::Black)] {
+        s.apply(&ev(mv(m), Some(c), 1_000)).unwrap();
+    }
+    s.apply(&ev(Action::Resume, Some(Color::White), 2_000)).unwrap();
+    assert_eq!(s.counting_since, None);
+    assert_eq!(s.deadline_ms(), s.clock_runs().map(|_| 2_000 + 60_000));
+}

@@ -90,6 +90,9 @@ pub struct View {
     /// Whose clock runs.
     #[schema(value_type = Option<String>)]
     pub clock_running: Option<Color>,
+    /// Counting phase: when the server settles it with its proposal if the players have not
+    /// ended it (ms since the epoch): 5 minutes after it began, a correspondence game's days.
+    pub counting_deadline_ms: Option<i64>,
     /// Colours drawn by nigiri: the creator guessed odd (`true`) or even; the stones held.
     pub nigiri: Option<NigiriView>,
     /// Imported for review: no play.
@@ -285,6 +288,7 @@ impl View {
             clocks: (config.time != TimeControl::None {})
                 .then(|| Clocks { black: clock_view(Color::Black), white: clock_view(Color::White) }),
             clock_running: state.clock_runs(),
+            counting_deadline_ms: state.counting_deadline_ms(),
             nigiri: config.nigiri.map(|(guess_odd, handful)| NigiriView { guess_odd, handful }),
             imported: config.imported,
             events: state.events,

@@ -26,6 +26,7 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/me", get(me).delete(delete_me))
         .route("/api/me/password", put(change_password))
         .route("/api/me/games", get(my_games))
+        .route("/api/me/turns", get(my_turns))
         .route("/api/players/{name}", get(player))
         .route("/api/players/{name}/ratings", get(player_ratings))
         .route("/api/players/{name}/games", get(player_games))
@@ -192,6 +193,31 @@ pub(super) async fn my_games(
 ) -> Result<Json<Vec<MyGame>>, ApiError> {
     let games = app.store().games_of(&account.id, 200).await?;
     Ok(Json(games.into_iter().map(|(game, color)| MyGame { game, color }).collect()))
+}
+
+/// A game in play whose move is the player's.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Turn {
+    /// The game.
+    #[serde(flatten)]
+    pub game: crate::store::Summary,
+    /// The colour the player plays.
+    #[schema(value_type = String)]
+    pub color: tengen_core::Color,
+    /// When the player's clock runs out (ms since the epoch), if it runs.
+    pub deadline_ms: Option<i64>,
+}
+
+/// The games in play whose move is the logged-in player's (correspondence games first among
+/// them by their deadline), at most 200.
+#[utoipa::path(get, tag = "accounts", path = "/api/me/turns",
+    responses((status = 200, body = Vec<Turn>), (status = 401, body = ErrorBody, description = "not logged in")))]
+pub(super) async fn my_turns(
+    AxumState(app): AxumState<AppState>,
+    LoggedIn(account): LoggedIn,
+) -> Result<Json<Vec<Turn>>, ApiError> {
+    let turns = app.store().turns_of(&account.id).await?;
+    Ok(Json(turns.into_iter().map(|(game, color, deadline_ms)| Turn { game, color, deadline_ms }).collect()))
 }
 
 /// A player's rating on one board size.

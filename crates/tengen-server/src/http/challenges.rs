@@ -67,7 +67,7 @@ pub(crate) struct NewChallenge {
 
 /// An accepted challenge: the game, and the colour of the player who accepted.
 #[derive(Serialize, ToSchema)]
-pub(crate) struct Accepted {
+pub(crate) struct ChallengeAccepted {
     /// The game's id: both seats are held by the two accounts.
     game: String,
     /// The colour of the player who accepted.
@@ -170,7 +170,7 @@ async fn decline(
 /// Accepts a challenge: the game starts at once, both seats held by the two accounts (play
 /// with the session cookie: `POST /api/games/{game}/move` without a token).
 #[utoipa::path(post, tag = "lobby", path = "/api/challenges/{id}/accept", params(("id" = String, Path)),
-    responses((status = 201, body = Accepted), (status = 401, body = ErrorBody, description = "not logged in"),
+    responses((status = 201, body = ChallengeAccepted), (status = 401, body = ErrorBody, description = "not logged in"),
         (status = 404, body = ErrorBody, description = "no such challenge for the caller"),
         (status = 409, body = ErrorBody, description = "no longer open: taken by another player, withdrawn or expired"),
         (status = 422, body = ErrorBody, description = "the caller's own challenge, or a rank outside its range"),
@@ -181,7 +181,7 @@ async fn accept(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (game, color) = app.accept_challenge(&account, challenge_id(&id)?).await?;
-    Ok((StatusCode::CREATED, Json(Accepted { game, color })).into_response())
+    Ok((StatusCode::CREATED, Json(ChallengeAccepted { game, color })).into_response())
 }
 
 /// The players the caller blocks.

@@ -17,6 +17,7 @@ use utoipa::OpenApi;
         super::seats::play,
         super::seats::place,
         super::seats::resign,
+        super::seats::abort,
         super::seats::undo,
         super::seats::undo_accept,
         super::seats::undo_reject,
@@ -26,6 +27,7 @@ use utoipa::OpenApi;
         super::seats::resume,
         super::seats::sit,
         super::accounts::my_games,
+        super::accounts::my_turns,
         super::accounts::player,
         super::accounts::player_ratings,
         super::accounts::player_games,
@@ -60,7 +62,7 @@ use utoipa::OpenApi;
     components(schemas(
         super::games::NewGame,
         super::challenges::NewChallenge,
-        super::challenges::Accepted,
+        super::challenges::ChallengeAccepted,
         super::challenges::Blocked,
         super::chat::ChatRequest,
         crate::service::chat::ChatMessage,
@@ -73,6 +75,7 @@ use utoipa::OpenApi;
         super::accounts::Confirmation,
         super::accounts::Me,
         super::accounts::MyGame,
+        super::accounts::Turn,
         super::accounts::SizeRating,
         super::accounts::Profile,
         crate::store::RatingChange,
@@ -108,7 +111,8 @@ use utoipa::OpenApi;
         super::records::Imported,
         super::games::RulesName,
         super::games::ColorChoice,
-        super::games::Guess
+        super::games::Guess,
+        super::games::ListState
     )),
     modifiers(&Common)
 )]

@@ -153,11 +153,19 @@ pub(crate) struct Created {
     game: View,
 }
 
+/// Which games a list holds.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ListState {
+    /// The games in play between players, and the rated ones.
+    Playing,
+}
+
 /// Recent games, newest first; with `state=playing`, the games in play between players (both
 /// seats held by accounts) and the rated ones, most recently changed first, with the players'
 /// ranks.
 #[utoipa::path(get, tag = "games", path = "/api/games", params(("limit" = Option<i64>, Query, minimum = 1, maximum = 500, description = "at most this many (50)"),
-        ("state" = Option<String>, Query, description = "`playing`: the games in play")),
+        ("state" = Option<ListState>, Query, description = "`playing`: the games in play")),
     responses((status = 200, body = Vec<Summary>), (status = 400, body = ErrorBody, description = "a limit or state that does not read")))]
 async fn recent(
     AxumState(app): AxumState<AppState>,
@@ -172,7 +180,7 @@ async fn recent(
         None => 50,
     };
     match q.get("state").map(String::as_str) {
-        None | Some("") => Ok(Json(app.store().recent(limit).await?)),
+        None => Ok(Json(app.store().recent(limit).await?)),
         Some("playing") => Ok(Json(app.store().playing(limit).await?)),
         Some(other) => {
             let shown: String = other.chars().take(40).collect();

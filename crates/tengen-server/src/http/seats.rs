@@ -26,6 +26,7 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/games/{id}/move", post(play))
         .route("/api/games/{id}/handicap", post(place))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/undo/accept", post(undo_accept))
         .route("/api/games/{id}/undo/reject", post(undo_reject))
@@ -140,6 +141,12 @@ macro_rules! seat_action {
 }
 
 seat_action!(resign, "/api/games/{id}/resign", Action::Resign, "Resigns for the token's seat.");
+seat_action!(
+    abort,
+    "/api/games/{id}/abort",
+    Action::Abort,
+    "Calls the game off before its 10th move: no result (Void), not rated (422 `too_late_to_abort` after)."
+);
 seat_action!(
     undo,
     "/api/games/{id}/undo",

@@ -10,29 +10,64 @@ use crate::guard::Client;
 use crate::util::{lock, now_ms};
 
 impl AppState {
-    /// Ends the games whose clock has run out (called every fraction of a second).
+    /// Ends the games whose clock has run out (called every fraction of a second): those this
+    /// server has seen change.
     pub async fn check_clocks(&self) {
         let now = now_ms();
         let due: Vec<String> =
             lock(&self.0.deadlines).iter().filter(|&(_, &d)| d <= now).map(|(id, _)| id.clone()).collect();
         for id in due {
             lock(&self.0.deadlines).remove(&id);
-            let result = async {
-                let (_, state) = self.load(&id).await?;
-                let (_, fallen) = state.clocks_at(now_ms());
-                match fallen {
-                    Some(c) => self.act(&id, Some(c), Action::Timeout, |_, _| Ok(())).await.map(Some),
-                    None => {
-                        // Not yet (a move came meanwhile): note the new deadline.
-                        self.changed(&id, &state, Client::SERVER);
-                        Ok(None)
-                    }
+            // Boxed: the action's future is large, and this runs inside others.
+            Box::pin(self.end_if_fallen(&id)).await;
+        }
+    }
+
+    /// Ends the games whose deadline in the database has passed, whichever server saw them
+    /// last (a correspondence game nobody opened since a restart, a game of a server that
+    /// died): on the clock keeper only, the first server by name of those alive (every
+    /// second). The log's key makes a second end of one game fail: it ends once.
+    pub async fn sweep_deadlines(&self) {
+        let now = now_ms();
+        let result = async {
+            let keeper = self.0.store.clock_keeper(now - DOWN_AFTER_MS).await?;
+            if keeper.is_some_and(|k| k != self.0.store.instance()) {
+                return Ok(Vec::new());
+            }
+            self.0.store.due_games(now).await
+        }
+        .await;
+        match result {
+            Ok(due) => {
+                for id in due {
+                    Box::pin(self.end_if_fallen(&id)).await;
                 }
             }
-            .await;
-            if let Err(e) = result {
-                tracing::warn!("game {id}: clock check failed: {}", e.detail);
+            Err(e) => tracing::warn!("deadlines: {e}"),
+        }
+    }
+
+    /// Ends game `id` on time if its running clock's flag has fallen, or settles its count
+    /// past the counting phase's deadline; else notes its deadline.
+    async fn end_if_fallen(&self, id: &str) {
+        let result = async {
+            let (_, state) = self.load(id).await?;
+            if state.counting_deadline_ms().is_some_and(|d| d <= now_ms()) {
+                return Box::pin(self.act(id, None, Action::Settle, |_, _| Ok(()))).await.map(Some);
             }
+            let (_, fallen) = state.clocks_at(now_ms());
+            match fallen {
+                Some(c) => Box::pin(self.act(id, Some(c), Action::Timeout, |_, _| Ok(()))).await.map(Some),
+                None => {
+                    // Not yet (a move came meanwhile): note the new deadline.
+                    self.changed(id, &state, Client::SERVER);
+                    Ok(None)
+                }
+            }
+        }
+        .await;
+        if let Err(e) = result {
+            tracing::warn!("game {id}: clock check failed: {}", e.detail);
         }
     }
 

@@ -281,7 +281,8 @@ pub fn think_time(state: &State, color: Color, cap: Duration, now_ms: i64) -> Du
     let clock = clocks[color.index()];
     let moves_left = (state.game.board().empty_count() / 3).max(15) as f64;
     let seconds = match state.config.time {
-        TimeControl::None {} => return cap,
+        // Days a move: the computer takes no longer than it would without a clock.
+        TimeControl::None {} | TimeControl::Correspondence { .. } => return cap,
         TimeControl::Absolute { .. } => clock.main_ms as f64 / 1000.0 / moves_left,
         TimeControl::Fischer { increment, .. } => clock.main_ms as f64 / 1000.0 / moves_left + increment * 0.8,
         TimeControl::Byoyomi { period, .. } => {

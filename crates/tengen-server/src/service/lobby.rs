@@ -13,7 +13,10 @@ use utoipa::ToSchema;
 
 use super::AppState;
 use super::accounts::{Account, name_key};
-use crate::domain::challenge::{ColorRule, Handicap, LIVE_DIRECT_MS, LIVE_OPEN_MS, Setup, Terms, rank_text};
+use crate::domain::challenge::{
+    CORRESPONDENCE_DIRECT_MS, CORRESPONDENCE_OPEN_MS, ColorRule, Handicap, LIVE_DIRECT_MS, LIVE_OPEN_MS, Setup, Terms,
+    rank_text,
+};
 use crate::domain::rating::{Glicko, rank_label};
 use crate::domain::{Config, Opponent, Placement, State, TimeControl};
 use crate::error::ApiError;
@@ -234,8 +237,15 @@ impl AppState {
         }
         let now = now_ms();
         let id = random_token(8);
-        let live = true;
-        let expires_ms = now + if to.is_some() { LIVE_DIRECT_MS } else { LIVE_OPEN_MS };
+        // A correspondence challenge stays while its owner is away, until it expires.
+        let live = terms.time.correspondence().is_none();
+        let wait = match (live, to.is_some()) {
+            (true, true) => LIVE_DIRECT_MS,
+            (true, false) => LIVE_OPEN_MS,
+            (false, true) => CORRESPONDENCE_DIRECT_MS,
+            (false, false) => CORRESPONDENCE_OPEN_MS,
+        };
+        let expires_ms = now + wait;
         let new = NewChallenge {
             id: &id,
             owner_id: &owner.id,

@@ -136,8 +136,20 @@ pub fn derived(state: &State) -> Derived {
         white_name: state.config.white_name.clone(),
         accounts: state.config.accounts.clone(),
         rated: state.config.rated,
+        to_move: turn(state).map(|c| match c {
+            Color::Black => "black",
+            Color::White => "white",
+        }),
         rated_end: rated_end(state),
     }
+}
+
+/// Whose move it is while play goes on: Black while placing stones, else the side to move.
+fn turn(state: &State) -> Option<Color> {
+    if state.config.imported || state.game.phase() != tengen_core::game::Phase::Playing {
+        return None;
+    }
+    Some(if state.placing { Color::Black } else { state.game.to_move() })
 }
 
 /// A finished rated game's rating question: both seats held by accounts, and an outcome.

@@ -15,6 +15,7 @@ use crate::domain::{Action, Config, Event};
 mod accounts;
 mod challenges;
 mod chat;
+mod clocks;
 mod jobs;
 mod ratings;
 mod reviews;
@@ -91,6 +92,8 @@ pub struct Derived {
     pub accounts: [Option<String>; 2],
     /// Whether the game is rated.
     pub rated: bool,
+    /// Whose move it is while play goes on (`black`, `white`); none in counting or after.
+    pub to_move: Option<&'static str>,
     /// A rated game's end, to be rated with the event that ends it.
     pub rated_end: Option<RatedEnd>,
 }
@@ -385,7 +388,8 @@ impl Store {
         };
         sqlx::query(
             "UPDATE games SET updated_ms = $2, events = $3, moves = $4, phase = $5, result = $6, deadline_ms = $7, \
-             black_name = $8, white_name = $9, black_account = $10, white_account = $11, rated = $12 WHERE id = $1",
+             black_name = $8, white_name = $9, black_account = $10, white_account = $11, rated = $12, to_move = $13 \
+             WHERE id = $1",
         )
         .bind(id)
         .bind(event.at_ms)
@@ -399,6 +403,7 @@ impl Store {
         .bind(&derived.accounts[0])
         .bind(&derived.accounts[1])
         .bind(i64::from(derived.rated))
+        .bind(derived.to_move)
         .execute(&mut *tx)
         .await?;
         // A rated game is rated in the transaction of the event that ends it: once.
@@ -521,8 +526,8 @@ pub(crate) async fn insert_game(
     let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     sqlx::query(
         "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
-         phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated, size) \
-         VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+         phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated, size, to_move) \
+         VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
     )
     .bind(&game.id)
     .bind(game.created_ms)
@@ -540,6 +545,7 @@ pub(crate) async fn insert_game(
     .bind(&derived.accounts[1])
     .bind(i64::from(derived.rated))
     .bind(game.config.size as i64)
+    .bind(derived.to_move)
     .execute(&mut **tx)
     .await?;
     if let Some(sgf) = &game.sgf {

@@ -30,7 +30,11 @@ export function clockNow(side) {
 
 const clockDigits = (ms) => {
   const s = Math.ceil(Math.max(0, ms) / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  const two = (n) => String(n).padStart(2, '0');
+  // Days a move (correspondence): days and hours; an hour or more: h:mm:ss.
+  if (s >= 86400) return t('days_hours', Math.floor(s / 86400), Math.floor((s % 86400) / 3600));
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
+  return `${Math.floor(s / 60)}:${two(s % 60)}`;
 };
 
 export function clockText(side) {

@@ -265,6 +265,7 @@ export function init() {
   $('#undo-accept').addEventListener('click', () => act('undo/accept'));
   $('#undo-reject').addEventListener('click', () => act('undo/reject'));
   $('#resign').addEventListener('click', resign);
+  $('#abort').addEventListener('click', () => act('abort'));
   $('#numbers').addEventListener('change', () => render());
   $('#first').addEventListener('click', () => goToMove(0));
   $('#prev').addEventListener('click', () => (S.line ? stepVariation(-1) : goToMove((S.reviewAt ?? S.view.moves) - 1)));

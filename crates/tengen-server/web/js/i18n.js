@@ -79,6 +79,10 @@ const T = {
     chat: 'Chat', greeting_start: 'Have a nice game', greeting_end: 'Thank you', chat_players: 'Players',
     chat_watchers: 'Watchers', chat_placeholder: 'Write…', chat_send: 'Send', chat_login: 'Log in to write in the chat.',
     mute: 'mute', mute_title: (n) => `Hide ${n}'s messages in this game (for you only)`, watcher: 'watcher', after_move: (n) => `after move ${n}`,
+    days_hours: (d, h) => `${d}d ${h}h`, days_move: (d) => `${d} ${d === 1 ? 'day' : 'days'} a move`, corr1: '1 day a move',
+    corr3: '3 days a move', corr7: '7 days a move', my_turns: 'Your move', time_to: (when) => `until ${when}`,
+    turns_title: (n) => `${n} ${n === 1 ? 'game waits' : 'games wait'} for your move`, abort: 'Abort',
+    settles_at: (when) => `If the count is not agreed, the server counts its proposal at ${when}.`,
   },
   zh: {
     new_game: '新对局', recent: '最近对局', opponent: '对手', computer: '电脑', level: '级别', friend: '朋友',
@@ -149,6 +153,9 @@ const T = {
     chat: '聊天', greeting_start: '请多指教', greeting_end: '谢谢', chat_players: '对局者', chat_watchers: '观战者',
     chat_placeholder: '写点什么…', chat_send: '发送', chat_login: '登录后才能在聊天里发言。',
     mute: '屏蔽', mute_title: (n) => `在这盘棋里不看 ${n} 的发言（只对你）`, watcher: '观战', after_move: (n) => `第 ${n} 手后`,
+    days_hours: (d, h) => `${d}天${h}小时`, days_move: (d) => `每手 ${d} 天`, corr1: '每手 1 天', corr3: '每手 3 天', corr7: '每手 7 天',
+    my_turns: '轮到你下的对局', time_to: (when) => `限 ${when} 前`, turns_title: (n) => `${n} 盘棋等你落子`, abort: '取消对局',
+    settles_at: (when) => `如果双方没有同意死子，服务器将在 ${when} 按它的判断计算。`,
   },
 };
 
@@ -177,7 +184,7 @@ const REASONS_ZH = {
   level_unrated: '这个级别在这个棋盘上还没有测定段级位，不计等级分', auto_handicap_given: '自动让子时颜色、让子和贴目由段级位决定',
   auto_handicap_friend: '自动让子需要知道对手的段级位：只用于和电脑的对局',
   cross_site: '请求须来自本站页面',
-  too_many_challenges: '同时最多 5 个挑战：先撤回一个', challenge_closed: '这个挑战已经不在了', own_challenge: '不能接受或发出给自己的挑战',
+  too_late_to_abort: '第 10 手之后不能取消对局：可以认输', correspondence_days: '每手可以是 1、2、3、5、7 或 14 天', too_many_challenges: '同时最多 5 个挑战：先撤回一个', challenge_closed: '这个挑战已经不在了', own_challenge: '不能接受或发出给自己的挑战',
   rank_range: '你的段级位不在这个挑战的范围里', blocked: '对方不接受你的挑战', no_player: '没有这个棋手', no_challenge: '没有这个挑战',
   too_many_games: '同时进行的对局太多了', rank: '段级位写作 30k 到 1k，或 1d 到 9d', chat_text: '发言是一行看得见的字，最多 500 个',
   chat_rate: '发言太快了，请稍候', chat_full: '这盘棋的聊天已满', not_your_challenge: '这不是你可以撤回或谢绝的挑战',

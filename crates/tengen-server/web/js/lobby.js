@@ -3,10 +3,11 @@
 // play to watch. A logged-in player keeps the lobby's socket open on every page, so that
 // their live challenges stay and challenges to them arrive.
 import { $, tag, formError } from './dom.js';
-import { t, refusal } from './i18n.js';
+import { t, refusal, lang } from './i18n.js';
 import { S } from './store.js';
 import { api, socketTo } from './api.js';
 import { go } from './main.js';
+import { settings } from './settings.js';
 
 const challenges = new Map(); // id → challenge, open ones
 let socket = null;
@@ -19,6 +20,9 @@ const CLOCKS = {
   blitz: { kind: 'byoyomi', main: 300, period: 30, periods: 3 },
   normal: { kind: 'byoyomi', main: 1200, period: 30, periods: 5 },
   fischer: { kind: 'fischer', main: 600, increment: 20 },
+  corr1: { kind: 'correspondence', days: 1 },
+  corr3: { kind: 'correspondence', days: 3 },
+  corr7: { kind: 'correspondence', days: 7 },
 };
 
 export function clockText(c) {
@@ -28,6 +32,7 @@ export function clockText(c) {
     case 'byoyomi': return `${min(c.main)} + ${c.periods}×${c.period} s`;
     case 'canadian': return `${min(c.main)} + ${c.stones}/${min(c.period)}`;
     case 'fischer': return `${min(c.main)} + ${c.increment} s`;
+    case 'correspondence': return t('days_move', c.days);
     default: return t('no_clock');
   }
 }
@@ -39,6 +44,7 @@ export function connectLobby() {
   if (socket && socketFor === who) return;
   if (socket) socket.close();
   socketFor = who;
+  loadTurns();
   const mine = socketTo('/api/lobby/live');
   socket = mine;
   mine.onmessage = (event) => {
@@ -80,7 +86,9 @@ function changed(c) {
   challenges.delete(c.id);
   // The challenger's challenge accepted: to the game.
   if (c.state === 'accepted' && c.game && S.me && c.challenger === S.me.name) go(`/games/${c.game}`);
-  if (c.state === 'accepted' && !$('#lobby').hidden) loadPlaying();
+  // Another game began: the list of games in play, read again at most every 5 seconds (every
+  // lobby page sees every acceptance).
+  if (c.state === 'accepted' && !$('#lobby').hidden) soonPlaying();
 }
 
 function terms(c) {
@@ -150,6 +158,15 @@ export function renderLobby() {
   banner.hidden = toMe.length === 0;
 }
 
+let playingSoon = null;
+function soonPlaying() {
+  if (playingSoon) return;
+  playingSoon = setTimeout(() => {
+    playingSoon = null;
+    if (!$('#lobby').hidden) loadPlaying();
+  }, 5000);
+}
+
 export async function loadPlaying() {
   const list = $('#playing-list');
   const games = await api('GET', '/api/games?state=playing&limit=100').catch(() => []);
@@ -165,10 +182,49 @@ export async function loadPlaying() {
   $('#no-playing').hidden = games.length > 0;
 }
 
+// The games whose move is the player's: listed in the lobby, counted in the header, and a
+// notification (if allowed) when one more is waiting.
+let turnsSeen = null;
+let turnsAsked = -Infinity;
+export async function loadTurns() {
+  // Asked at most once in 2 seconds (a login, the lobby opened and the timer may coincide).
+  if (!S.me) {
+    $('#turns-badge').hidden = true;
+    $('#my-turns').hidden = true;
+    return;
+  }
+  if (performance.now() - turnsAsked < 2000) return;
+  turnsAsked = performance.now();
+  const turns = await api('GET', '/api/me/turns').catch(() => null);
+  if (!turns) return;
+  const list = $('#turns-list');
+  list.textContent = '';
+  for (const g of turns) {
+    const li = tag('li');
+    const a = tag('a', '', `${g.black} – ${g.white}`);
+    a.href = `/games/${g.id}`;
+    const left = g.deadline_ms ? ` · ${t('time_to', new Date(g.deadline_ms).toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB'))}` : '';
+    li.append(a, tag('span', 'hint', ` · ${g.size}×${g.size} · ${t(g.color)}${left}`));
+    list.append(li);
+  }
+  $('#my-turns').hidden = turns.length === 0;
+  const badge = $('#turns-badge');
+  badge.hidden = turns.length === 0;
+  badge.textContent = String(turns.length);
+  badge.title = t('turns_title', turns.length);
+  const ids = new Set(turns.map((g) => g.id));
+  const fresh = turnsSeen ? turns.filter((g) => !turnsSeen.has(g.id) && g.id !== S.gameId) : [];
+  turnsSeen = ids;
+  if (fresh.length && settings.notify && 'Notification' in window && Notification.permission === 'granted') {
+    new Notification(t('your_move_title'), { body: fresh.map((g) => `${g.black} – ${g.white}`).join('\n'), tag: 'tengen-turns' });
+  }
+}
+
 export function openLobby() {
   connectLobby();
   renderLobby();
   loadPlaying();
+  loadTurns();
   clearInterval(playingTimer);
   playingTimer = setInterval(() => { if (!$('#lobby').hidden) loadPlaying(); else clearInterval(playingTimer); }, 15000);
 }
@@ -198,5 +254,7 @@ async function post(event) {
 
 export function init() {
   $('#challenge-form').addEventListener('submit', post);
+  // The player's games to move in, every 30 seconds while logged in.
+  setInterval(() => { if (S.me) loadTurns(); }, 30000);
   $('#player-challenge').addEventListener('click', () => challengePlayer($('#player-name').dataset.name));
 }

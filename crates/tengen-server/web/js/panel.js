@@ -44,7 +44,10 @@ function rulesLine(v) {
 function statusText(v) {
   if (v.imported) return t('imported');
   if (v.phase === 'ended') return `${t('ended')}${lang === 'zh' ? '：' : ': '}${resultText(v.result)}${lang === 'en' ? ` · ${v.result_zh}` : ''}`;
-  if (v.phase === 'counting') return v.proposed ? t('counting') : t('judging');
+  if (v.phase === 'counting') {
+    const settles = v.counting_deadline_ms ? ` ${t('settles_at', new Date(v.counting_deadline_ms).toLocaleTimeString())}` : '';
+    return (v.proposed ? t('counting') : t('judging')) + settles;
+  }
   if (v.phase === 'placing') return `${t('placing')} (${S.placing.size} / ${v.handicap})`;
   if (v.undo_request) return t('undo_asked', colorName(v.undo_request));
   if (myTurnLive()) return t('your_turn');
@@ -60,6 +63,7 @@ function renderControls(v) {
   $('#pass').disabled = !myTurn();
   $('#undo').hidden = !seated || !playing;
   $('#resign').hidden = !seated || v.phase === 'ended';
+  $('#abort').hidden = !seated || v.phase === 'ended' || v.moves >= 10;
   $('#typed').hidden = !seated || !playing;
   $('#undo-accept').hidden = $('#undo-reject').hidden = !(seated && v.undo_request && v.undo_request !== seat.color);
   $('#accept').hidden = $('#resume').hidden = !(seated && v.phase === 'counting');

@@ -120,6 +120,26 @@ async function lobby(browser) {
   await heard(ann, 'chat-players', '谢谢');
   await heard(guest, 'chat-players', 'Thank you');
   await ann.screenshot({ path: path.join(shots, 'lobby-3-thanks.png') });
+
+  // A correspondence game: Ben's move waits in his list and the header's count.
+  await ann.goto(base + '/lobby');
+  await ben.goto(base + '/lobby');
+  await ann.locator('#challenge-form select[name=clock]').selectOption('corr3');
+  await ann.locator('#challenge-form select[name=color]').selectOption('black');
+  await ann.locator('#post-challenge').click();
+  await ben.locator('.challenge .take').waitFor({ timeout: 2000 });
+  check(/每手 3 天/.test(await text(ben, '.challenge .terms')), 'days a move, in Chinese');
+  await ben.locator('.challenge .take').click();
+  await ann.waitForURL(/\/games\/[0-9a-f]+$/, { timeout: 3000 });
+  await ann.waitForFunction(() => /\dd \d+h/.test(document.querySelector('.player.black .clock')?.textContent || ''));
+  await ann.locator('#abort').waitFor();
+  await ann.waitForFunction(() => !document.querySelector('#pass').disabled);
+  await hit(ann, 'E5').click();
+  await stone(ben, 'black', 'E5').waitFor({ timeout: 3000 });
+  await ben.goto(base + '/lobby');
+  await ben.locator('#turns-list li').waitFor({ timeout: 3000 });
+  check(await text(ben, '#turns-badge') === '1', 'one game waits for Ben');
+  await ben.screenshot({ path: path.join(shots, 'lobby-4-my-turn-phone-zh.png') });
 }
 
 run('lobby test', lobby, async () => {
