@@ -28,6 +28,11 @@ pub enum Bench {
     /// flood), with a real game against the computer played alongside. Prints one line:
     /// `abuse attempts=… wrongly_accepted=0 server_errors=0 crashes=0 rss_idle_mb=… rss_max_growth_mb=… game_p99_ms=… computer_max_ms=…`.
     Abuse(crate::abuse::AbuseArgs),
+    /// Players in the lobby of a running `tengen serve`, each from an address of its own with
+    /// the lobby's WebSocket open, and challenges posted and accepted at a steady rate: every
+    /// socket must see every change. Prints one line:
+    /// `lobby players=200 challenges=… events=… missed=0 p50_ms=… p99_ms=… max_ms=… refused=0 rss_start_mb=… rss_peak_mb=… rss_after_mb=…`.
+    Lobby(crate::lobby::LobbyArgs),
     /// What a move and a read cost on a running `tengen serve`, against a game's length and a
     /// record's size: moves 1–20 and 281–300 of a 19 × 19 friend game, reads of a plain
     /// import and of one with 98,000 nodes of variations (medians of each run, then over the
@@ -112,6 +117,7 @@ pub fn run(bench: &Bench) -> Result<()> {
         Bench::Search(args) => search(args),
         Bench::Server(args) => crate::load::run(args),
         Bench::Abuse(args) => crate::abuse::run(args),
+        Bench::Lobby(args) => crate::lobby::run(args),
         Bench::Latency(args) => crate::latency::run(args),
         Bench::Nn(args) => nn(args),
         Bench::Loss(args) => crate::judge::run(args),

@@ -12,6 +12,7 @@ mod judge;
 mod latency;
 mod learn;
 mod load;
+mod lobby;
 mod malloc;
 mod network;
 mod play;

@@ -2,7 +2,8 @@
 //! a game against the computer by clicks and keys to a counted result and its SGF, a game
 //! between friends in two browsers (one a phone) seeing each other's moves live; accounts
 //! (`tests/browser/accounts_test.js`: sign-up, a rated game, ranks); the lobby
-//! (`tests/browser/lobby_test.js`: a challenge, chat, a watcher); then, on a second
+//! (`tests/browser/lobby_test.js`: a challenge, chat, a watcher), again on two servers of one
+//! PostgreSQL database (`TENGEN_TEST_POSTGRES`); then, on a second
 //! server with KataGo's network (`tests/browser/network_test.js`), the network's review. Screenshots
 //! land in `target/tmp/screenshots/`. Needs `/usr/bin/chromium` (`scripts/test` installs it)
 //! and npm (the test installs `playwright-core` under `target/tmp/`).
@@ -10,6 +11,8 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
+
+mod common;
 
 #[test]
 fn the_page_in_chromium() {
@@ -48,33 +51,61 @@ fn the_page_in_chromium() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/sgfmill/bin/python").display().to_string()
     });
     assert!(Path::new(&python).exists(), "{python} is missing: scripts/test installs sgfmill in target/venv/sgfmill");
-    let node = |script: &str, url: &str| {
+    // A script against the server at `urls[0]` (the lobby test takes a second server: its
+    // second and third players' pages go there).
+    let node = |script: &str, urls: &[&str]| {
         Command::new("node")
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser").join(script))
-            .arg(url)
+            .arg(urls[0])
             .arg(tmp.join("screenshots"))
+            .args(&urls[1..])
             .env("NODE_PATH", modules.join("node_modules"))
             .env("TENGEN_BIN", env!("CARGO_BIN_EXE_tengen"))
             .env("TENGEN_SGFMILL_PYTHON", &python)
             .output()
             .expect("node is needed")
     };
-    let out = node("page_test.js", &url);
+    let out = node("page_test.js", &[&url]);
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     // What the script measured (the first analysis marks' delay …), shown with --nocapture.
     println!("{}", String::from_utf8_lossy(&out.stdout));
     assert!(out.status.success() && text.contains("page test passed"), "{text}");
     // Accounts on the same server: sign-up, a rated game by clicks, ranks, both languages.
-    let out = node("accounts_test.js", &url);
+    let out = node("accounts_test.js", &[&url]);
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && text.contains("accounts test passed"), "{text}");
     // The lobby: a challenge posted, seen live and accepted; chat; a watcher (three contexts).
-    let out = node("lobby_test.js", &url);
+    let out = node("lobby_test.js", &[&url]);
     server.kill().unwrap();
     server.wait().unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     println!("{}", String::from_utf8_lossy(&out.stdout));
     assert!(out.status.success() && text.contains("lobby test passed"), "{text}");
+    // The same flow on two servers of one PostgreSQL database: Ann on the first, Ben and the
+    // watcher on the second.
+    let (db, name) = common::database("lobby");
+    let mut nodes: Vec<_> = (0..2)
+        .map(|_| {
+            let mut node = Command::new(env!("CARGO_BIN_EXE_tengen"))
+                .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--max-think", "0.3"])
+                .args(["--rate", "100", "--burst", "300"])
+                .current_dir(&dir)
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let url = address(&mut node);
+            (node, url)
+        })
+        .collect();
+    let out = node("lobby_test.js", &[&nodes[0].1, &nodes[1].1]);
+    for (node, _) in &mut nodes {
+        node.kill().unwrap();
+        node.wait().unwrap();
+    }
+    common::admin(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{}", String::from_utf8_lossy(&out.stdout));
+    assert!(out.status.success() && text.contains("lobby test passed"), "two nodes: {text}");
 
     // A server with KataGo's network: the page's review is the network's (at 4 visits here).
     let model = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
@@ -91,7 +122,7 @@ fn the_page_in_chromium() {
         .spawn()
         .unwrap();
     let url = address(&mut server);
-    let out = node("network_test.js", &url);
+    let out = node("network_test.js", &[&url]);
     server.kill().unwrap();
     server.wait().unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));

@@ -9,30 +9,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs `sql` on the server `TENGEN_TEST_POSTGRES` names.
-fn admin(sql: String) {
-    use sqlx::Connection;
-    let base = std::env::var("TENGEN_TEST_POSTGRES").expect(
-        "TENGEN_TEST_POSTGRES is not set: run scripts/test (it starts PostgreSQL), or set it to \
-         postgres://USER:PASSWORD@HOST/DATABASE of a role that may create databases",
-    );
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let mut admin = sqlx::PgConnection::connect(&base).await.expect("TENGEN_TEST_POSTGRES does not connect");
-        sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut admin).await.unwrap();
-    });
-}
-
-/// A fresh database beside `TENGEN_TEST_POSTGRES`'s, named after `test`: its address and its
-/// name.
-fn database(test: &str) -> (String, String) {
-    let name = format!("tengen_w_{test}_{}", std::process::id());
-    admin(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-    admin(format!("CREATE DATABASE {name}"));
-    let base = std::env::var("TENGEN_TEST_POSTGRES").unwrap();
-    let (server, _) = base.rsplit_once('/').expect("postgres://…/DATABASE");
-    (format!("{server}/{name}"), name)
-}
+mod common;
+use common::{admin, database};
 
 /// One HTTP/1.1 request: the status and the body.
 fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {

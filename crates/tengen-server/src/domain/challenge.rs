@@ -24,10 +24,29 @@ pub const CORRESPONDENCE_DIRECT_MS: i64 = 7 * 86_400_000;
 #[serde(untagged)]
 pub enum Handicap {
     /// This many stones: 0 (an even game) or 2 up to what the board takes.
-    Stones(u32),
+    Stones(#[schema(inline)] StoneCount),
     /// From the two players' ranks on the board's size (9×9, 13×13, 19×19).
     Auto(AutoWord),
 }
+
+/// A number of handicap stones: 0, or 2 to 9 (as many as the board takes). Its schema says
+/// 0 to 9, so that a larger number is a request outside the document (400).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoneCount(pub u32);
+
+impl utoipa::PartialSchema for StoneCount {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+        ObjectBuilder::new()
+            .schema_type(SchemaType::Type(Type::Integer))
+            .minimum(Some(0))
+            .maximum(Some(9))
+            .description(Some("0, or 2 to 9 stones"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for StoneCount {}
 
 /// The word `auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -109,7 +128,7 @@ impl Terms {
                 "an automatic handicap sets the colours itself: colour \"auto\"",
             ));
         }
-        if let Handicap::Stones(n) = self.handicap {
+        if let Handicap::Stones(StoneCount(n)) = self.handicap {
             let max = max_handicap(self.size, Placement::Fixed) as u32;
             if n == 1 || n > max.max(1) || (n > 0 && max == 0) {
                 return Err(refuse(
@@ -148,8 +167,8 @@ impl Terms {
                 let chosen = auto_handicap(ahead.abs(), self.size, max);
                 (chosen.stones, chosen.komi, chosen.rang_xian)
             }
-            Handicap::Stones(0) => (0, even_komi, false),
-            Handicap::Stones(n) => (n, 0.0, false),
+            Handicap::Stones(StoneCount(0)) => (0, even_komi, false),
+            Handicap::Stones(StoneCount(n)) => (n, 0.0, false),
         };
         let given = stones > 0 || rang_xian;
         let mut nigiri = || {
@@ -279,10 +298,10 @@ mod tests {
         let s = terms(Handicap::AUTO, ColorRule::Auto).setup(&at_rank(20.0), &at_rank(21.0), &mut rng);
         assert_eq!((s.owner_color, s.stones, s.komi, s.rang_xian), (Color::Black, 0, 0.0, true));
         // Given stones: komi 0, the weaker Black with colour "auto".
-        let s = terms(Handicap::Stones(3), ColorRule::Auto).setup(&five, &nine, &mut rng);
+        let s = terms(Handicap::Stones(StoneCount(3)), ColorRule::Auto).setup(&five, &nine, &mut rng);
         assert_eq!((s.owner_color, s.stones, s.komi), (Color::White, 3, 0.0));
         // An even game with colours fixed by the challenger.
-        let s = terms(Handicap::Stones(0), ColorRule::White).setup(&nine, &five, &mut rng);
+        let s = terms(Handicap::Stones(StoneCount(0)), ColorRule::White).setup(&nine, &five, &mut rng);
         assert_eq!((s.owner_color, s.stones, s.komi), (Color::White, 0, 7.5));
     }
 
@@ -303,7 +322,7 @@ mod tests {
         }
         assert!(colours[0] > 60 && colours[1] > 60, "{colours:?}");
         // Nigiri asked between unequal ranks: the weaker (the challenger here) guesses.
-        let s = terms(Handicap::Stones(0), ColorRule::Nigiri).setup(&at_rank(20.0), &a, &mut rng);
+        let s = terms(Handicap::Stones(StoneCount(0)), ColorRule::Nigiri).setup(&at_rank(20.0), &a, &mut rng);
         let (_, handful) = s.nigiri.unwrap();
         assert_eq!(s.owner_color == Color::Black, handful % 2 == 1);
     }
@@ -311,21 +330,21 @@ mod tests {
     #[test]
     fn terms_that_cannot_be() {
         let reason = |t: Terms| t.check().unwrap_err().reason;
-        assert_eq!(reason(Terms { size: 7, ..terms(Handicap::Stones(0), ColorRule::Auto) }), "rated_size");
+        assert_eq!(reason(Terms { size: 7, ..terms(Handicap::Stones(StoneCount(0)), ColorRule::Auto) }), "rated_size");
         assert_eq!(reason(Terms { rated: false, size: 11, ..terms(Handicap::AUTO, ColorRule::Auto) }), "rated_size");
         assert_eq!(reason(terms(Handicap::AUTO, ColorRule::Black)), "auto_handicap_given");
-        assert_eq!(reason(terms(Handicap::Stones(1), ColorRule::Auto)), "handicap_stones");
-        assert_eq!(reason(terms(Handicap::Stones(10), ColorRule::Auto)), "handicap_stones");
+        assert_eq!(reason(terms(Handicap::Stones(StoneCount(1)), ColorRule::Auto)), "handicap_stones");
+        assert_eq!(reason(terms(Handicap::Stones(StoneCount(10)), ColorRule::Auto)), "handicap_stones");
         assert_eq!(
-            reason(Terms { rated: false, size: 8, ..terms(Handicap::Stones(5), ColorRule::Auto) }),
+            reason(Terms { rated: false, size: 8, ..terms(Handicap::Stones(StoneCount(5)), ColorRule::Auto) }),
             "handicap_stones"
         );
         assert_eq!(
             reason(Terms { rank_min: Some(25), rank_max: Some(20), ..terms(Handicap::AUTO, ColorRule::Auto) }),
             "rank_range"
         );
-        assert!(Terms { size: 9, ..terms(Handicap::Stones(5), ColorRule::Black) }.check().is_ok());
-        let unrated = Terms { rated: false, size: 5, ..terms(Handicap::Stones(0), ColorRule::Nigiri) };
+        assert!(Terms { size: 9, ..terms(Handicap::Stones(StoneCount(5)), ColorRule::Black) }.check().is_ok());
+        let unrated = Terms { rated: false, size: 5, ..terms(Handicap::Stones(StoneCount(0)), ColorRule::Nigiri) };
         assert!(unrated.check().is_ok());
     }
 

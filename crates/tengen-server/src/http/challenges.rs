@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 
 use super::accounts::{LoggedIn, session_token};
 use crate::domain::TimeControl;
-use crate::domain::challenge::{ColorRule, Handicap, Terms, parse_rank};
+use crate::domain::challenge::{ColorRule, Handicap, StoneCount, Terms, parse_rank};
 use crate::error::ApiError;
 use crate::guard::{Client, ConnectionSlot};
 use crate::http::extract::{Body, ErrorBody, could_be_id};
@@ -130,7 +130,7 @@ async fn post_challenge(
         size: new.size.unwrap_or(19),
         time: new.time.unwrap_or_default(),
         rated: new.rated.unwrap_or(false),
-        handicap: new.handicap.unwrap_or(Handicap::Stones(0)),
+        handicap: new.handicap.unwrap_or(Handicap::Stones(StoneCount(0))),
         color: new.color.unwrap_or(ColorRule::Auto),
         rank_min: rank(new.rank_min)?,
         rank_max: rank(new.rank_max)?,

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use tengen_core::{Color, Komi, Nigiri, Parity, Rules};
 use utoipa::ToSchema;
 
+use crate::domain::challenge::StoneCount;
 use crate::domain::view::View;
 use crate::domain::{Config, GameError, Opponent, Placement, State, TimeControl, check_name};
 use crate::error::ApiError;
@@ -102,7 +103,7 @@ impl RulesName {
 #[serde(untagged)]
 pub(crate) enum HandicapChoice {
     /// 0, or 2 to 9 stones.
-    Stones(usize),
+    Stones(#[schema(inline)] StoneCount),
     /// From the ranks.
     Auto(AutoWord),
 }
@@ -219,7 +220,7 @@ async fn create(
     };
     let rules_name = new.rules.unwrap_or(RulesName::Chinese).as_str().to_owned();
     let handicap = match new.handicap {
-        Some(HandicapChoice::Stones(n)) => n,
+        Some(HandicapChoice::Stones(StoneCount(n))) => n as usize,
         _ => 0,
     };
     let rang_xian = new.rang_xian.unwrap_or(false);

@@ -2,6 +2,7 @@
 //! level with a measured rating; and the colours, stones and komi that "auto" gives.
 
 use super::games::{ColorChoice, HandicapChoice, NewGame};
+use crate::domain::challenge::StoneCount;
 use crate::domain::rating::{Glicko, auto_handicap, rank_of};
 use crate::domain::{Opponent, max_handicap};
 use crate::error::ApiError;
@@ -87,7 +88,7 @@ pub(super) async fn auto_setup(
         d if d > 0.0 => Some(ColorChoice::Black),
         _ => Some(ColorChoice::White),
     };
-    new.handicap = Some(HandicapChoice::Stones(chosen.stones as usize));
+    new.handicap = Some(HandicapChoice::Stones(StoneCount(chosen.stones)));
     new.komi = Some(chosen.komi);
     new.rang_xian = Some(chosen.rang_xian);
     Ok((color, new))

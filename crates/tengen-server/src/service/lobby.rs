@@ -14,8 +14,8 @@ use utoipa::ToSchema;
 use super::AppState;
 use super::accounts::{Account, name_key};
 use crate::domain::challenge::{
-    CORRESPONDENCE_DIRECT_MS, CORRESPONDENCE_OPEN_MS, ColorRule, Handicap, LIVE_DIRECT_MS, LIVE_OPEN_MS, Setup, Terms,
-    rank_text,
+    CORRESPONDENCE_DIRECT_MS, CORRESPONDENCE_OPEN_MS, ColorRule, Handicap, LIVE_DIRECT_MS, LIVE_OPEN_MS, Setup,
+    StoneCount, Terms, rank_text,
 };
 use crate::domain::rating::{Glicko, rank_label};
 use crate::domain::{Config, Opponent, Placement, State, TimeControl};
@@ -221,7 +221,7 @@ impl AppState {
         terms.check().map_err(|r| ApiError::refused(r.detail).because(r.reason))?;
         // The game the terms make must be one the server plays: its size, clock and stones.
         let stones = match terms.handicap {
-            Handicap::Stones(n) => n as usize,
+            Handicap::Stones(StoneCount(n)) => n as usize,
             Handicap::Auto(_) => 0,
         };
         let setup = Setup { owner_color: Color::Black, stones, komi: 0.0, rang_xian: false, nigiri: None };

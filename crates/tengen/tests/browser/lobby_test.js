@@ -1,10 +1,17 @@
 // The lobby in Chromium, three browser contexts: Ann (desktop, English) posts a challenge;
 // Ben (a phone, Chinese) sees it appear live and accepts; both land in the game; a guest
 // watches it from the lobby's games in play; greetings and chat reach the others as text
-// (never HTML); a muted author disappears for the one who muted; both play by clicks.
+// (never HTML); a muted author disappears for the one who muted; both play by clicks. With a
+// second server's address (a third argument), Ben and the guest use that server: the same
+// flow across two nodes of one database.
 'use strict';
 const path = require('path');
 const { base, shots, check, text, run } = require('./common.js');
+
+// Ben's and the guest's server: the second node, or the same one.
+const other = process.argv[4] || base;
+// Screenshots of the two-node run are named lobby2-….
+const shot = (name) => path.join(shots, other === base ? name : name.replace(/^lobby-/, 'lobby2-'));
 
 const pages = [];
 async function newPage(browser, options = {}, lang = 'en') {
@@ -20,8 +27,8 @@ async function newPage(browser, options = {}, lang = 'en') {
 const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
 const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
 
-async function signUp(page, name) {
-  await page.goto(base + '/login');
+async function signUp(page, name, server = base) {
+  await page.goto(server + '/login');
   await page.locator('#login-form input[name=name]').fill(name);
   await page.locator('#login-form input[name=password]').fill(`${name}'s password`);
   await page.locator('#sign-up').click();
@@ -38,9 +45,9 @@ async function lobby(browser) {
   const ben = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, 'zh');
   const guest = await newPage(browser, { viewport: { width: 1100, height: 800 } });
   await signUp(ann, 'Ann');
-  await signUp(ben, 'Ben');
-  for (const page of [ann, ben, guest]) {
-    await page.goto(base + '/lobby');
+  await signUp(ben, 'Ben', other);
+  for (const [page, server] of [[ann, base], [ben, other], [guest, other]]) {
+    await page.goto(server + '/lobby');
     await page.locator('#no-challenges').waitFor();
   }
   check(await guest.locator('#challenge-form').isHidden(), 'a guest is offered no form');
@@ -54,13 +61,13 @@ async function lobby(browser) {
   await ann.locator('#post-challenge').click();
   await ben.locator('.challenge .take').waitFor({ timeout: 1000 });
   const seen = Date.now() - posted;
-  console.log(`Ben's lobby showed Ann's challenge ${seen} ms after her click`);
+  console.log(`Ben's lobby showed Ann's challenge ${seen} ms after her click${other === base ? '' : ' (another server)'}`);
   await guest.locator('.challenge').waitFor({ timeout: 1000 });
   check(/Ann \[6k\?\]/.test(await text(guest, '.challenge .challenger')), 'the challenger with her rank');
   check(await guest.locator('.challenge .take').count() === 0, 'a guest cannot accept');
   check(await ann.locator('.challenge .withdraw').count() === 1, 'Ann may withdraw hers');
-  await ben.screenshot({ path: path.join(shots, 'lobby-1-challenge-phone-zh.png') });
-  await ann.screenshot({ path: path.join(shots, 'lobby-1-posted.png') });
+  await ben.screenshot({ path: shot('lobby-1-challenge-phone-zh.png') });
+  await ann.screenshot({ path: shot('lobby-1-posted.png') });
 
   // Ben accepts: both land in the game.
   await ben.locator('.challenge .take').click();
@@ -71,7 +78,7 @@ async function lobby(browser) {
   await guest.locator('.challenge').waitFor({ state: 'detached', timeout: 2000 });
 
   // The guest finds it among the games in play and opens it to watch.
-  await guest.goto(base + '/lobby');
+  await guest.goto(other + '/lobby');
   await guest.locator(`#playing-list a[href="/games/${game}"]`).waitFor();
   check(/Ann \[6k\?\] – Ben \[6k\?\]/.test(await text(guest, '#playing-list li')), 'both names and ranks');
   await guest.locator(`#playing-list a[href="/games/${game}"]`).click();
@@ -102,9 +109,9 @@ async function lobby(browser) {
     await heard(page, 'chat-players', sly);
     check(await page.evaluate(() => window.pwned === undefined && !document.querySelector('#chat img, #chat b')), 'no markup from a message');
   }
-  await guest.screenshot({ path: path.join(shots, 'lobby-2-watcher.png') });
-  await ann.screenshot({ path: path.join(shots, 'lobby-2-game-chat.png') });
-  await ben.screenshot({ path: path.join(shots, 'lobby-2-game-chat-phone-zh.png'), fullPage: true });
+  await guest.screenshot({ path: shot('lobby-2-watcher.png') });
+  await ann.screenshot({ path: shot('lobby-2-game-chat.png') });
+  await ben.screenshot({ path: shot('lobby-2-game-chat-phone-zh.png'), fullPage: true });
 
   // Ben mutes Ann for himself: her lines go from his page only.
   await ben.locator('#chat-players .chat-line', { hasText: 'Have a nice game' }).locator('.mute').click();
@@ -119,11 +126,11 @@ async function lobby(browser) {
   await ben.locator('#greet-end').click();
   await heard(ann, 'chat-players', '谢谢');
   await heard(guest, 'chat-players', 'Thank you');
-  await ann.screenshot({ path: path.join(shots, 'lobby-3-thanks.png') });
+  await ann.screenshot({ path: shot('lobby-3-thanks.png') });
 
   // A correspondence game: Ben's move waits in his list and the header's count.
   await ann.goto(base + '/lobby');
-  await ben.goto(base + '/lobby');
+  await ben.goto(other + '/lobby');
   await ann.locator('#challenge-form select[name=clock]').selectOption('corr3');
   await ann.locator('#challenge-form select[name=color]').selectOption('black');
   await ann.locator('#post-challenge').click();
@@ -136,14 +143,14 @@ async function lobby(browser) {
   await ann.waitForFunction(() => !document.querySelector('#pass').disabled);
   await hit(ann, 'E5').click();
   await stone(ben, 'black', 'E5').waitFor({ timeout: 3000 });
-  await ben.goto(base + '/lobby');
+  await ben.goto(other + '/lobby');
   await ben.locator('#turns-list li').waitFor({ timeout: 3000 });
   check(await text(ben, '#turns-badge') === '1', 'one game waits for Ben');
-  await ben.screenshot({ path: path.join(shots, 'lobby-4-my-turn-phone-zh.png') });
+  await ben.screenshot({ path: shot('lobby-4-my-turn-phone-zh.png') });
 }
 
 run('lobby test', lobby, async () => {
   for (const [i, page] of pages.entries()) {
-    await page.screenshot({ path: path.join(shots, `lobby-failure-${i}.png`) }).catch(() => {});
+    await page.screenshot({ path: shot(`lobby-failure-${i}.png`) }).catch(() => {});
   }
 });
