@@ -82,6 +82,8 @@ pub struct Limits {
     pub games_per_player: usize,
     /// How long a live challenge stays after its owner's last lobby connection closed.
     pub lobby_grace: Duration,
+    /// How long a player may be away from a game's board before the opponent may claim it.
+    pub claim_grace: Duration,
 }
 
 impl Default for Limits {
@@ -112,6 +114,7 @@ impl Default for Limits {
             challenges_per_player: 5,
             games_per_player: 20,
             lobby_grace: Duration::from_secs(10),
+            claim_grace: Duration::from_secs(30),
         }
     }
 }

@@ -62,6 +62,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
                 clocks.sweep_deadlines().await;
             }
             if ticks % 50 == 0 {
+                clocks.still_at_the_boards().await;
                 clocks.quotas().forget_idle();
             }
         }

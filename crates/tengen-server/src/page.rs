@@ -40,6 +40,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("js/profile.js", JS, include_str!("../web/js/profile.js")),
     ("js/lobby.js", JS, include_str!("../web/js/lobby.js")),
     ("js/chat.js", JS, include_str!("../web/js/chat.js")),
+    ("js/presence.js", JS, include_str!("../web/js/presence.js")),
 ];
 
 async fn index() -> impl IntoResponse {

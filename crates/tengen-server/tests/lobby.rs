@@ -633,3 +633,87 @@ async fn an_early_abort_ends_a_rated_game_without_a_result_or_a_rating() {
     let a = ask(&app, "POST", &format!("/api/games/{game}/abort"), own(&alice), None).await;
     assert_eq!((a.status.as_u16(), a.body["reason"].as_str()), (422, Some("too_late_to_abort")));
 }
+
+/// The game's socket of a seat's player: under a login (cookie) or by the token sent first.
+async fn at_the_board(addr: SocketAddr, game: &str, cookie: Option<&str>, token: Option<&str>) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/games/{game}/live").into_client_request().unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut().insert("cookie", format!("tengen_session={c}").parse().unwrap());
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    if let Some(t) = token {
+        ws.send(Message::Text(json!({ "seat": t }).to_string().into())).await.unwrap();
+    }
+    assert!(next(&mut ws).await["moves"].is_number());
+    ws
+}
+
+#[tokio::test]
+async fn a_player_away_past_the_grace_loses_the_game_on_a_claim() {
+    let limits = tengen_server::guard::Limits { claim_grace: Duration::from_millis(1200), ..roomy() };
+    let app = server("sqlite::memory:", limits).await;
+    let addr = serve(&app).await;
+    let (alice, bob) = (player(&app, "Alice").await, player(&app, "Bob").await);
+    let (game, black, white) = challenge_game(&app, &alice, &bob).await;
+    let claim = |who: String| {
+        let (app, game) = (app.clone(), game.clone());
+        async move { ask(&app, "POST", &format!("/api/games/{game}/claim"), own(&who), None).await }
+    };
+    let presence = || {
+        let (app, game) = (app.clone(), game.clone());
+        async move { ask(&app, "GET", &format!("/api/games/{game}/presence"), Send::default(), None).await.body }
+    };
+    // Alice (Black) is at the board under her login; Bob never came.
+    let ws = at_the_board(addr, &game, Some(&black), None).await;
+    let p = presence().await;
+    assert_eq!((p["black"]["here"].as_bool(), p["white"]["here"].as_bool()), (Some(true), Some(false)), "{p}");
+    let refused = claim(white.clone()).await;
+    assert_eq!((refused.status.as_u16(), refused.body["reason"].as_str()), (422, Some("opponent_here")));
+    // She leaves: not yet claimable, then claimable once the grace has passed.
+    drop(ws);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let early = claim(white.clone()).await;
+    assert_eq!(early.body["reason"], "opponent_here", "left 0.3 s ago: {}", early.body);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let won = claim(white.clone()).await;
+    assert_eq!((won.status, won.body["result"].as_str()), (StatusCode::OK, Some("W+F")), "{}", won.body);
+    assert_eq!(claim(white).await.body["reason"], "over");
+
+    // A guest's seat says itself by its token; the computer cannot be claimed against.
+    let made = ask(
+        &app,
+        "POST",
+        "/api/games",
+        Send::default(),
+        Some(json!({"opponent": "friend", "size": 9, "color": "black"})),
+    )
+    .await;
+    let (fid, token, friend) = (
+        made.body["id"].as_str().unwrap().to_owned(),
+        made.body["token"].as_str().unwrap().to_owned(),
+        made.body["friend_token"].as_str().unwrap().to_owned(),
+    );
+    let _ws = at_the_board(addr, &fid, None, Some(&token)).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let send = Send { token: Some(&friend), ..Send::default() };
+    let a = ask(&app, "POST", &format!("/api/games/{fid}/claim"), send, None).await;
+    assert_eq!(a.body["reason"], "opponent_here", "Black's guest is at the board: {}", a.body);
+    let send = Send { token: Some(&token), ..Send::default() };
+    let a = ask(&app, "POST", &format!("/api/games/{fid}/claim"), send, None).await;
+    assert_eq!(a.body["result"], "B+F", "White never came: {}", a.body);
+    let computer = ask(&app, "POST", "/api/games", Send::default(), Some(json!({"size": 9, "color": "white"}))).await;
+    let (cid, ctoken) = (computer.body["id"].as_str().unwrap(), computer.body["token"].as_str().unwrap());
+    let send = Send { token: Some(ctoken), ..Send::default() };
+    let a = ask(&app, "POST", &format!("/api/games/{cid}/claim"), send, None).await;
+    assert_eq!(a.body["reason"], "computer_game");
+    // Nor a correspondence game: its clock of days decides.
+    let cid =
+        id(&post(&app, &alice, json!({"size": 9, "color": "black", "time": {"kind": "correspondence", "days": 1}}))
+            .await);
+    let took = ask(&app, "POST", &format!("/api/challenges/{cid}/accept"), own(&bob), None).await;
+    let cgame = took.body["game"].as_str().unwrap();
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    let a = ask(&app, "POST", &format!("/api/games/{cgame}/claim"), own(&alice), None).await;
+    assert_eq!(a.body["reason"], "correspondence_game");
+}

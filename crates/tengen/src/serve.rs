@@ -132,6 +132,9 @@ pub struct ServeArgs {
     /// Seconds a live challenge stays after its owner's last lobby connection closed.
     #[arg(long, default_value_t = 10.0)]
     lobby_grace: f64,
+    /// Seconds a player may be away from a game's board before the opponent may claim it.
+    #[arg(long, default_value_t = 30.0)]
+    claim_grace: f64,
 }
 
 /// The log's form.
@@ -207,6 +210,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             challenges_per_player: usize::from(args.challenges_per_player),
             games_per_player: usize::from(args.games_per_player),
             lobby_grace: seconds("lobby-grace", args.lobby_grace, 3600.0)?,
+            claim_grace: seconds("claim-grace", args.claim_grace, 86_400.0)?,
         },
         review_workers: usize::from(args.review_workers),
         shared_moves: args.shared_moves,

@@ -39,8 +39,8 @@ fn the_page_in_chromium() {
     let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db", "--max-think", "0.3"])
         .args(["--games-per-hour", "10000"])
-        // The lobby test's three players share one address.
-        .args(["--rate", "100", "--burst", "300"])
+        // The lobby test's three players share one address; its claim waits 3 s, not 30.
+        .args(["--rate", "100", "--burst", "300", "--claim-grace", "3"])
         .current_dir(&dir)
         .stdout(Stdio::piped())
         .spawn()
@@ -88,7 +88,7 @@ fn the_page_in_chromium() {
         .map(|_| {
             let mut node = Command::new(env!("CARGO_BIN_EXE_tengen"))
                 .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--max-think", "0.3"])
-                .args(["--rate", "100", "--burst", "300"])
+                .args(["--rate", "100", "--burst", "300", "--claim-grace", "3"])
                 .current_dir(&dir)
                 .stdout(Stdio::piped())
                 .spawn()

@@ -21,6 +21,9 @@ pub enum Action {
     Resign,
     /// A player calls the game off before its tenth move: no result, not rated.
     Abort,
+    /// A player claims the game: the opponent has left the board for longer than the grace
+    /// (the server checked) and forfeits.
+    Claim,
     /// The counting phase outlasted its deadline: the server counts its proposal of dead
     /// stones (or the marking, where it made none), so that nobody stalls the end.
     Settle,

@@ -300,6 +300,12 @@ impl State {
                 }
                 self.game.abort();
             }
+            (Action::Claim, Some(c)) => {
+                if matches!(self.game.phase(), Phase::Ended(_)) {
+                    return Err(GameError::Over);
+                }
+                self.game.forfeit(!c);
+            }
             (Action::Settle, None) => {
                 if self.game.phase() != Phase::Counting {
                     return Err(GameError::NotCounting);

@@ -29,6 +29,7 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/games", get(recent).post(create))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/live", get(live))
+        .route("/api/games/{id}/presence", get(presence))
 }
 
 /// A new game.
@@ -348,7 +349,7 @@ async fn read(
 
 /// Live updates: a WebSocket that receives the game's view now and after every change.
 #[utoipa::path(get, tag = "games", path = "/api/games/{id}/live", params(("id" = String, Path)),
-    responses((status = 101, description = "WebSocket: one View (JSON text) per change of the game, `{\"review\": ReviewView}` per change of its review, and `{\"chat\": ChatMessage}` per message of its chat"),
+    responses((status = 101, description = "WebSocket: one View (JSON text) per change of the game, `{\"review\": ReviewView}` per change of its review, and `{\"chat\": ChatMessage}` per message of its chat. A player's page says its seat by the login's cookie or by a first message `{\"seat\": TOKEN}`: the player counts as at the board while the socket stays"),
         (status = 400, body = ErrorBody, description = "not a WebSocket request"),
         (status = 403, body = ErrorBody, description = "a page of another site"), (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody, description = "too many watchers from this address")))]
@@ -362,7 +363,14 @@ async fn live(
 ) -> Result<Response, ApiError> {
     let ws = websocket(&app, &headers, ws)?;
     // The game first: an unknown id leaves nothing behind.
-    app.load(&id).await?;
+    let (stored, state) = app.load(&id).await?;
+    // A seat's player at the board: by the login that holds the seat, or by the seat's token
+    // sent as the socket's first message (`{"seat": TOKEN}`: never in a URL).
+    let account = match super::accounts::session_token(&headers) {
+        Some(session) => app.session_account(session).await?,
+        None => None,
+    };
+    let seated = account.and_then(|a| AppState::seat_of_account(&state, &a.id).ok());
     app.watcher_opens(client)?;
     // Subscribe, then read: a change between the two reaches the watcher twice (the second
     // view is whole anyway), never zero times.
@@ -376,16 +384,57 @@ async fn live(
         .read_buffer_size(WATCHER_MESSAGE)
         .on_upgrade(move |socket| async move {
             if let Some(changes) = watching.held.as_mut() {
-                watch(socket, first, changes).await;
+                let board = Board { app: app.clone(), stored, seated, at: None };
+                watch(socket, first, changes, board).await;
             }
         }))
+}
+
+/// Who watches through a game socket: a seat's player is counted at the board while it stays.
+struct Board {
+    app: AppState,
+    stored: std::sync::Arc<crate::store::StoredGame>,
+    seated: Option<tengen_core::Color>,
+    at: Option<crate::service::presence::AtTheBoard>,
+}
+
+impl Board {
+    async fn sit(&mut self, color: tengen_core::Color) {
+        if self.at.is_none() {
+            self.at = Some(self.app.at_the_board(&self.stored.id, color).await);
+        }
+    }
+
+    /// A watcher's message: `{"seat": TOKEN}` names the seat it plays; anything else is
+    /// dropped.
+    async fn heard(&mut self, text: &str) {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(text) else { return };
+        let Some(token) = message["seat"].as_str() else { return };
+        if let Ok(color) = AppState::seat(&self.stored, Some(token)) {
+            self.sit(color).await;
+        }
+    }
+}
+
+/// Both players' presence at the board, and when an absent player's game may be claimed.
+#[utoipa::path(get, tag = "games", path = "/api/games/{id}/presence", params(("id" = String, Path)),
+    responses((status = 200, body = crate::service::presence::Presence), (status = 404, body = ErrorBody)))]
+async fn presence(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+) -> Result<Json<crate::service::presence::Presence>, ApiError> {
+    Ok(Json(app.presence(&id).await?))
 }
 
 async fn watch(
     mut socket: WebSocket,
     first: String,
     changes: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
+    mut board: Board,
 ) {
+    if let Some(color) = board.seated {
+        board.sit(color).await;
+    }
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
@@ -403,6 +452,7 @@ async fn watch(
             },
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(Message::Text(text))) => board.heard(&text).await,
                 // Anything else a watcher sends is not part of the protocol: dropped.
                 Some(Ok(_)) => {}
             },

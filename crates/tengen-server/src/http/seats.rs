@@ -27,6 +27,7 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/games/{id}/handicap", post(place))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/abort", post(abort))
+        .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/undo/accept", post(undo_accept))
         .route("/api/games/{id}/undo/reject", post(undo_reject))
@@ -155,6 +156,30 @@ seat_action!(
 );
 seat_action!(undo_accept, "/api/games/{id}/undo/accept", Action::UndoAccept, "Accepts the other seat's undo request.");
 seat_action!(undo_reject, "/api/games/{id}/undo/reject", Action::UndoReject, "Refuses the other seat's undo request.");
+
+/// Claims the game: the opponent has been away from the board (no game socket of theirs open
+/// on any server) for longer than the grace (30 s by default, `--claim-grace`), and forfeits
+/// (`B+F`/`W+F`). The clock runs meanwhile either way.
+#[utoipa::path(post, tag = "seats", path = "/api/games/{id}/claim", params(("id" = String, Path)), security(("seat" = [])),
+    responses((status = 200, body = View), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "the opponent is at the board or away for less than the grace (`opponent_here`), a game against the computer (`computer_game`) or by correspondence (`correspondence_game`), or over")))]
+async fn claim(
+    AxumState(app): AxumState<AppState>,
+    GameId(id): GameId,
+    client: Client,
+    headers: HeaderMap,
+) -> Result<ViewJson, ApiError> {
+    let (stored, state) = app.load(&id).await?;
+    let color = match (bearer(&headers), session_token(&headers)) {
+        (Some(token), _) => AppState::seat(&stored, Some(token))?,
+        (None, Some(session)) => {
+            let account = app.session_account(session).await?.ok_or_else(ApiError::not_logged_in)?;
+            AppState::seat_of_account(&state, &account.id)?
+        }
+        (None, None) => return Err(ApiError::unauthorized()),
+    };
+    Ok(ViewJson(app.claim(&id, client, color).await?))
+}
 
 /// The marking a player accepts: the dead stones as the player saw them (the view's `dead`).
 #[derive(Deserialize, ToSchema)]

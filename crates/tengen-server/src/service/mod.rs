@@ -9,6 +9,7 @@ mod cluster;
 mod computer;
 pub mod load;
 pub mod lobby;
+pub mod presence;
 pub mod queue;
 pub mod reviews;
 pub mod study;
@@ -35,6 +36,9 @@ pub use crate::util::{now_ms, token_hash};
 
 /// No sign of life from any server for this long means the clocks stopped being kept.
 pub const DOWN_AFTER_MS: i64 = 3_000;
+
+/// How often a server writes that the players at its boards are still there.
+pub const PRESENCE_EVERY_MS: i64 = 5_000;
 
 /// Settings of a server.
 #[derive(Clone)]
@@ -115,6 +119,8 @@ struct Inner {
     analyses: Arc<crate::service::analysis::Analyses>,
     /// The lobby's sockets and players present.
     lobby: crate::service::lobby::Lobby,
+    /// Seats whose players have a game socket open here: (game, colour) to sockets.
+    present: Mutex<HashMap<(String, Color), usize>>,
 }
 
 /// The server's shared state (cheap to clone).
@@ -188,6 +194,7 @@ impl AppState {
             deadlines: Mutex::default(),
             analyses: Arc::default(),
             lobby: crate::service::lobby::Lobby::default(),
+            present: Mutex::default(),
         }))
     }
 

@@ -1,5 +1,6 @@
 //! What the clocks of several servers and a player's list of games to move in read from the
-//! games table: the deadlines due, the clock keeper, whose move it is (migration 12).
+//! games table: the deadlines due, the clock keeper, whose move it is (migration 12), and when
+//! each seat's player was last at the board (migration 13).
 
 use sqlx::Row;
 use tengen_core::Color;
@@ -55,5 +56,33 @@ impl Store {
                 Ok((summary_of(row)?, color, row.try_get("deadline_ms")?))
             })
             .collect()
+    }
+
+    /// Notes that `color`'s player of game `id` was at the board at `now_ms` (migration 13).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn seat_seen(&self, id: &str, color: Color, now_ms: i64) -> Result<(), StoreError> {
+        let sql = match color {
+            Color::Black => "UPDATE games SET black_seen_ms = $2 WHERE id = $1",
+            Color::White => "UPDATE games SET white_seen_ms = $2 WHERE id = $1",
+        };
+        sqlx::query(sql).bind(id).bind(now_ms).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// When each seat's player of game `id` was last seen at the board: Black's, White's.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn seats_seen(&self, id: &str) -> Result<[Option<i64>; 2], StoreError> {
+        let row = sqlx::query("SELECT black_seen_ms, white_seen_ms FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => [r.try_get("black_seen_ms")?, r.try_get("white_seen_ms")?],
+            None => [None, None],
+        })
     }
 }

@@ -21,11 +21,13 @@ function scoreText(v, s) {
 }
 
 export function resultText(result) {
+  if (result === 'Void') return t('void_result');
   const m = /^([BW])\+(.+)$/.exec(result ?? '');
   if (!m) return t('draw');
   const winner = colorName(m[1] === 'B' ? 'black' : 'white');
   if (m[2] === 'R') return t('wins_resign', winner);
   if (m[2] === 'T') return t('wins_time', winner);
+  if (m[2] === 'F') return t('wins_forfeit', winner);
   return t('wins_by', winner, t('stones', stonesText(Number(m[2]) / 2)), result);
 }
 

@@ -53,6 +53,8 @@ function listen() {
   socket = socketTo(`/api/games/${id}/live`);
   socket.onopen = () => {
     if (id !== S.gameId) return;
+    // A guest's seat says itself (a login's seat is known by its cookie): at the board.
+    if (S.seat?.token) socket.send(JSON.stringify({ seat: S.seat.token }));
     // What changed while the connection was down; the clocks run again from that view.
     api('GET', `/api/games/${id}`).then((v) => {
       if (id !== S.gameId) return;

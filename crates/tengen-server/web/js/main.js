@@ -19,6 +19,7 @@ import * as account from './account.js';
 import { openPlayer } from './profile.js';
 import * as lobby from './lobby.js';
 import * as chat from './chat.js';
+import * as presence from './presence.js';
 
 export function show(section) {
   for (const id of ['new', 'recent', 'game', 'login', 'player', 'lobby']) $(`#${id}`).hidden = id !== section;
@@ -67,6 +68,7 @@ function render() {
   lobby.renderLobby();
   if (!S.shown || $('#game').hidden) return;
   chat.renderChat();
+  presence.renderPresence();
   game.renderBoard();
   panel.renderPanel();
   renderCommentary();
@@ -78,7 +80,8 @@ function render() {
 
 function start() {
   setRender(render);
-  const parts = [settings, clock, game, counting, panel, review, variations, analysis, newgame, recent, account, lobby, chat];
+  const parts = [settings, clock, game, counting, panel, review, variations, analysis, newgame, recent, account, lobby,
+    chat, presence];
   for (const part of parts) part.init();
   $('#lang').addEventListener('click', () => {
     toggleLang();

@@ -147,6 +147,22 @@ async function lobby(browser) {
   await ben.locator('#turns-list li').waitFor({ timeout: 3000 });
   check(await text(ben, '#turns-badge') === '1', 'one game waits for Ben');
   await ben.screenshot({ path: shot('lobby-4-my-turn-phone-zh.png') });
+
+  // A live game Ben leaves at once (back to the lobby): past the grace, Ann may claim it.
+  await ann.goto(base + '/lobby');
+  await ann.locator('#challenge-form select[name=color]').selectOption('black');
+  await ann.locator('#post-challenge').click();
+  await ben.locator('.challenge .take').waitFor({ timeout: 2000 });
+  await ben.locator('.challenge .take').click();
+  await ben.waitForURL(/\/games\/[0-9a-f]+$/);
+  await ann.waitForURL(/\/games\/[0-9a-f]+$/, { timeout: 3000 });
+  await ben.goto(other + '/lobby');
+  await ann.locator('#presence').waitFor({ timeout: 15000 });
+  check(/White has left the board/.test(await text(ann, '#presence')), 'the opponent said away');
+  await ann.locator('#claim').waitFor({ timeout: 15000 });
+  await ann.screenshot({ path: shot('lobby-5-claim.png') });
+  await ann.locator('#claim').click();
+  await ann.waitForFunction(() => /B\+F/.test(document.querySelector('#status').textContent));
 }
 
 run('lobby test', lobby, async () => {

@@ -1,0 +1,143 @@
+//! Who is at the board: a player's seat counts as present while one of its game sockets is
+//! open on some server (each server writes `games.*_seen_ms` for the seats it holds, every few
+//! seconds and when a socket closes). The opponent of a player away longer than the grace
+//! (`Limits::claim_grace`) may claim the game; the clock runs either way.
+
+use serde::Serialize;
+use tengen_core::Color;
+use utoipa::ToSchema;
+
+use super::AppState;
+use crate::domain::Action;
+use crate::error::ApiError;
+use crate::guard::Client;
+use crate::util::{lock, now_ms};
+
+/// A seat's socket, counted present until dropped.
+pub struct AtTheBoard {
+    app: AppState,
+    id: String,
+    color: Color,
+}
+
+impl Drop for AtTheBoard {
+    fn drop(&mut self) {
+        let key = (self.id.clone(), self.color);
+        let mut present = lock(&self.app.0.present);
+        if let Some(n) = present.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                present.remove(&key);
+                // The moment they left: written off the socket's task.
+                let (app, id, color) = (self.app.clone(), self.id.clone(), self.color);
+                tokio::spawn(async move {
+                    if let Err(e) = app.0.store.seat_seen(&id, color, now_ms()).await {
+                        tracing::warn!("game {id}: presence: {e}");
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// A seat's presence as the page shows it.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct SeatPresence {
+    /// A socket of the seat's player is open on some server (seen within the grace).
+    pub here: bool,
+    /// How long the player has been away (ms), when away.
+    pub away_ms: Option<i64>,
+}
+
+/// Both seats' presence, and the grace after which an absent player's game may be claimed.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct Presence {
+    /// Black's player.
+    pub black: SeatPresence,
+    /// White's player.
+    pub white: SeatPresence,
+    /// Away this long (ms), a player's game may be claimed by the opponent.
+    pub claim_after_ms: i64,
+}
+
+impl AppState {
+    /// Counts `color`'s player at game `id`'s board while the returned place is held.
+    pub async fn at_the_board(&self, id: &str, color: Color) -> AtTheBoard {
+        *lock(&self.0.present).entry((id.to_owned(), color)).or_default() += 1;
+        if let Err(e) = self.0.store.seat_seen(id, color, now_ms()).await {
+            tracing::warn!("game {id}: presence: {e}");
+        }
+        AtTheBoard { app: self.clone(), id: id.to_owned(), color }
+    }
+
+    /// Writes that the players at this server's boards are still there (every few seconds).
+    pub async fn still_at_the_boards(&self) {
+        let present: Vec<(String, Color)> = lock(&self.0.present).keys().cloned().collect();
+        let now = now_ms();
+        for (id, color) in present {
+            if let Err(e) = self.0.store.seat_seen(&id, color, now).await {
+                tracing::warn!("game {id}: presence: {e}");
+            }
+        }
+    }
+
+    /// Both seats' presence in game `id`.
+    ///
+    /// # Errors
+    /// 404; a database error.
+    pub async fn presence(&self, id: &str) -> Result<Presence, ApiError> {
+        let (_, state) = self.load(id).await?;
+        let seen = self.0.store.seats_seen(id).await?;
+        let now = now_ms();
+        let grace = self.claim_grace_ms();
+        // Refreshed every few seconds by the server holding the socket: seen within that is here.
+        let here_window = grace.min(super::PRESENCE_EVERY_MS * 3);
+        let seat = |c: Color| {
+            let local = lock(&self.0.present).contains_key(&(id.to_owned(), c));
+            let last = seen[c.index()].unwrap_or(state.created_ms);
+            let here = local || (seen[c.index()].is_some() && now - last < here_window);
+            SeatPresence { here, away_ms: (!here).then_some((now - last).max(0)) }
+        };
+        Ok(Presence { black: seat(Color::Black), white: seat(Color::White), claim_after_ms: grace })
+    }
+
+    fn claim_grace_ms(&self) -> i64 {
+        i64::try_from(self.limits().claim_grace.as_millis()).unwrap_or(i64::MAX)
+    }
+
+    /// `color` claims game `id`: its opponent has been away from the board longer than the
+    /// grace. The opponent forfeits.
+    ///
+    /// # Errors
+    /// 422 `computer_game` against the computer, `correspondence_game` (its clock of days
+    /// decides), `opponent_here` while the opponent is at the
+    /// board or away for less than the grace (the seconds left said), the game's own
+    /// refusals (over).
+    pub async fn claim(&self, id: &str, client: Client, color: Color) -> Result<std::sync::Arc<str>, ApiError> {
+        let (_, state) = self.load(id).await?;
+        if state.config.computer.is_some() {
+            return Err(ApiError::refused("the computer never leaves: resign or play on").because("computer_game"));
+        }
+        if state.config.time.correspondence().is_some() {
+            return Err(ApiError::refused("a correspondence game is decided by its clock of days, not by presence")
+                .because("correspondence_game"));
+        }
+        let presence = self.presence(id).await?;
+        let opponent = if color == Color::Black { presence.white } else { presence.black };
+        let grace = presence.claim_after_ms;
+        match opponent.away_ms {
+            Some(away) if away >= grace => {}
+            away => {
+                let wait = ((grace - away.unwrap_or(0)).max(0) + 999) / 1000;
+                let why = if opponent.here {
+                    "your opponent is at the board".to_owned()
+                } else {
+                    format!("your opponent left less than {} s ago: wait {wait} s more", grace / 1000)
+                };
+                return Err(ApiError::refused(why).because("opponent_here"));
+            }
+        }
+        let (_, view) = self.act_with(id, client, Action::Claim, |_, _| Ok(Some(color))).await?;
+        Ok(view)
+    }
+}
