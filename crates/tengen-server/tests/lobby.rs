@@ -717,3 +717,17 @@ async fn a_player_away_past_the_grace_loses_the_game_on_a_claim() {
     let a = ask(&app, "POST", &format!("/api/games/{cgame}/claim"), own(&alice), None).await;
     assert_eq!(a.body["reason"], "correspondence_game");
 }
+
+#[tokio::test]
+async fn a_deleted_account_leaves_no_challenge_behind() {
+    let app = server("sqlite::memory:", roomy()).await;
+    let (alice, bob) = (player(&app, "Alice").await, player(&app, "Bob").await);
+    let letters = id(&post(&app, &alice, json!({"time": {"kind": "correspondence", "days": 7}})).await);
+    let direct = id(&post(&app, &alice, json!({"to": "Bob"})).await);
+    assert_eq!(visible(&app, Some(&bob)).await, [letters.as_str(), direct.as_str()]);
+    let gone = ask(&app, "DELETE", "/api/me", own(&alice), Some(json!({"password": "a long password"}))).await;
+    assert_eq!(gone.status, StatusCode::NO_CONTENT, "{}", gone.body);
+    assert!(visible(&app, Some(&bob)).await.is_empty());
+    let a = ask(&app, "POST", &format!("/api/challenges/{letters}/accept"), own(&bob), None).await;
+    assert_eq!((a.status, a.body["reason"].as_str()), (StatusCode::CONFLICT, Some("challenge_closed")));
+}

@@ -261,7 +261,9 @@ impl AppState {
     /// 401 for a wrong password, 429 past the failures.
     pub async fn delete_account(&self, client: Client, account: &Account, password: &str) -> Result<(), ApiError> {
         self.confirm(client, account, password).await?;
-        Ok(self.store().delete_account(&account.id, now_ms()).await?)
+        self.store().delete_account(&account.id, now_ms()).await?;
+        // Nobody can take up the challenges of a player who is gone.
+        self.withdraw_all(&account.id).await
     }
 
     /// The operator's reset of a forgotten password: a one-time password, returned to be

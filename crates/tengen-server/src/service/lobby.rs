@@ -131,12 +131,12 @@ impl Default for Lobby {
 }
 
 /// A lobby socket's place: the account counted present while it stays.
-pub struct Presence {
+pub struct InLobby {
     app: AppState,
     account: Option<String>,
 }
 
-impl Drop for Presence {
+impl Drop for InLobby {
     fn drop(&mut self) {
         if let Some(a) = &self.account {
             let mut present = lock(&self.app.0.lobby.present);
@@ -170,12 +170,12 @@ impl AppState {
 
     /// Counts a lobby socket of `account` present until the returned place is dropped.
     #[must_use]
-    pub fn enter_lobby(&self, account: Option<&Account>) -> Presence {
+    pub fn enter_lobby(&self, account: Option<&Account>) -> InLobby {
         let account = account.map(|a| a.id.clone());
         if let Some(a) = &account {
             *lock(&self.0.lobby.present).entry(a.clone()).or_default() += 1;
         }
-        Presence { app: self.clone(), account }
+        InLobby { app: self.clone(), account }
     }
 
     /// Accounts with a lobby socket in this process (for the abuse test: it goes back down).
@@ -364,6 +364,17 @@ impl AppState {
         self.changed(&game_id, &state, Client::SERVER);
         self.challenge_changed(id).await;
         Ok((game_id, !setup.owner_color))
+    }
+
+    /// Withdraws the open challenges of an account that is deleted, and tells the lobby.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn withdraw_all(&self, account_id: &str) -> Result<(), ApiError> {
+        for id in self.store().withdraw_challenges_of(account_id, now_ms()).await? {
+            self.challenge_changed(&id).await;
+        }
+        Ok(())
     }
 
     /// A player's rating on a board size (a newcomer's there when none).

@@ -232,6 +232,25 @@ impl Store {
         Ok(ids)
     }
 
+    /// Withdraws every open challenge of `owner_id` (`cancelled`); their ids.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn withdraw_challenges_of(&self, owner_id: &str, now_ms: i64) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "UPDATE challenges SET state = 'cancelled', changed_ms = $2 WHERE owner_id = $1 AND state = 'open' \
+             RETURNING id",
+        )
+        .bind(owner_id)
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        for id in &ids {
+            self.notify_lobby(id).await?;
+        }
+        Ok(ids)
+    }
+
     /// The owners of open live challenges.
     ///
     /// # Errors

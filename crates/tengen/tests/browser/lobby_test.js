@@ -86,20 +86,30 @@ async function lobby(browser) {
   await guest.locator('#chat-login').waitFor();
   check(await guest.locator('#chat-form').isHidden(), 'a guest watcher reads the chat only');
 
-  // Greetings, one click each, in each player's language.
+  // Greetings, one click each, in each player's language; how long each took to reach the
+  // other pages (across the two servers in the two-node run).
+  let slowestChat = 0, slowestMove = 0;
+  let sent = Date.now();
   await ben.locator('#greet-start').click();
   for (const page of [ann, guest]) await heard(page, 'chat-players', '请多指教');
+  slowestChat = Math.max(slowestChat, Date.now() - sent);
+  sent = Date.now();
   await ann.locator('#greet-start').click();
   await heard(ben, 'chat-players', 'Have a nice game');
+  await heard(guest, 'chat-players', 'Have a nice game');
+  slowestChat = Math.max(slowestChat, Date.now() - sent);
 
   // Moves by clicks, seen by the watcher.
   const moves = ['E5', 'C3', 'G7', 'C7'];
   for (const [i, v] of moves.entries()) {
     const [page, color] = i % 2 === 0 ? [ann, 'black'] : [ben, 'white'];
     await page.waitForFunction(() => !document.querySelector('#pass').disabled);
+    const clicked = Date.now();
     await hit(page, v).click();
     for (const p of [ann, ben, guest]) await stone(p, color, v).waitFor({ timeout: 3000 });
+    slowestMove = Math.max(slowestMove, Date.now() - clicked);
   }
+  console.log(`slowest move on all three pages ${slowestMove} ms after the click; slowest greeting ${slowestChat} ms`);
 
   // A message is text, never HTML.
   const sly = '<img src=x onerror="window.pwned=1"> <b>bold</b>';
