@@ -61,8 +61,10 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
                 clocks.lobby_tick().await;
                 clocks.sweep_deadlines().await;
             }
-            if ticks % 50 == 0 {
+            if ticks % (clocks.presence_every_ms() / 100).max(1) as u64 == 0 {
                 clocks.still_at_the_boards().await;
+            }
+            if ticks % 50 == 0 {
                 clocks.quotas().forget_idle();
             }
         }

@@ -458,6 +458,33 @@ async fn a_challenge_posted_on_one_node_is_seen_and_accepted_on_another() {
     drop_postgres(&db).await;
 }
 
+#[tokio::test]
+async fn a_player_at_the_board_of_one_node_cannot_be_claimed_against_on_another() {
+    let db = postgres().await;
+    let limits = || tengen_server::guard::Limits { claim_grace: Duration::from_millis(1500), ..roomy() };
+    let (one, two) = (server(&db, limits()).await, server(&db, limits()).await);
+    let addr_one = serve(&one).await;
+    let (alice, bob) = (player(&one, "Alice").await, player(&two, "Bob").await);
+    let (game, black, white) = challenge_game(&one, &alice, &bob).await;
+    // Alice sits at node 1's board; Bob on node 2 sees her there, past the grace too (node 1
+    // keeps writing that she is).
+    let ws = at_the_board(addr_one, &game, Some(&black), None).await;
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        one.still_at_the_boards().await;
+    }
+    let a = ask(&two, "POST", &format!("/api/games/{game}/claim"), own(&white), None).await;
+    assert_eq!(a.body["reason"], "opponent_here", "{}", a.body);
+    let p = ask(&two, "GET", &format!("/api/games/{game}/presence"), Send::default(), None).await.body;
+    assert_eq!(p["black"]["here"], true, "{p}");
+    // She leaves node 1: past the grace, Bob claims on node 2.
+    drop(ws);
+    tokio::time::sleep(Duration::from_millis(1800)).await;
+    let a = ask(&two, "POST", &format!("/api/games/{game}/claim"), own(&white), None).await;
+    assert_eq!(a.body["result"], "W+F", "{}", a.body);
+    drop_postgres(&db).await;
+}
+
 /// Moves a challenge's deadline to the past.
 async fn sqlx_expire_now(db: &str, id: &str) {
     use sqlx::Connection;

@@ -37,7 +37,7 @@ pub use crate::util::{now_ms, token_hash};
 /// No sign of life from any server for this long means the clocks stopped being kept.
 pub const DOWN_AFTER_MS: i64 = 3_000;
 
-/// How often a server writes that the players at its boards are still there.
+/// The longest a server waits to write that the players at its boards are still there.
 pub const PRESENCE_EVERY_MS: i64 = 5_000;
 
 /// Settings of a server.

@@ -1,6 +1,6 @@
 //! Who is at the board: a player's seat counts as present while one of its game sockets is
-//! open on some server (each server writes `games.*_seen_ms` for the seats it holds, every few
-//! seconds and when a socket closes). The opponent of a player away longer than the grace
+//! open on some server (each server writes `games.*_seen_ms` for the seats it holds, three
+//! times within the grace and when a socket closes). The opponent of a player away longer than the grace
 //! (`Limits::claim_grace`) may claim the game; the clock runs either way.
 
 use serde::Serialize;
@@ -90,12 +90,12 @@ impl AppState {
         let seen = self.0.store.seats_seen(id).await?;
         let now = now_ms();
         let grace = self.claim_grace_ms();
-        // Refreshed every few seconds by the server holding the socket: seen within that is here.
-        let here_window = grace.min(super::PRESENCE_EVERY_MS * 3);
+        // The server holding a seat's socket writes it at least three times within the grace
+        // ([`AppState::presence_every_ms`]): seen within the grace is at the board.
         let seat = |c: Color| {
             let local = lock(&self.0.present).contains_key(&(id.to_owned(), c));
             let last = seen[c.index()].unwrap_or(state.created_ms);
-            let here = local || (seen[c.index()].is_some() && now - last < here_window);
+            let here = local || (seen[c.index()].is_some() && now - last < grace);
             SeatPresence { here, away_ms: (!here).then_some((now - last).max(0)) }
         };
         Ok(Presence { black: seat(Color::Black), white: seat(Color::White), claim_after_ms: grace })
@@ -103,6 +103,13 @@ impl AppState {
 
     fn claim_grace_ms(&self) -> i64 {
         i64::try_from(self.limits().claim_grace.as_millis()).unwrap_or(i64::MAX)
+    }
+
+    /// How often this server writes that the players at its boards are still there: a third
+    /// of the claim's grace, between half a second and [`super::PRESENCE_EVERY_MS`].
+    #[must_use]
+    pub fn presence_every_ms(&self) -> i64 {
+        (self.claim_grace_ms() / 3).clamp(500, super::PRESENCE_EVERY_MS)
     }
 
     /// `color` claims game `id`: its opponent has been away from the board longer than the
