@@ -43,6 +43,18 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// One fewer of `key` in a table of counts; the entry goes at 0 (`true` then), so that the
+/// table holds only what is counted.
+pub(crate) fn count_down<K: std::hash::Hash + Eq>(counts: &mut std::collections::HashMap<K, usize>, key: &K) -> bool {
+    let Some(n) = counts.get_mut(key) else { return false };
+    *n -= 1;
+    if *n > 0 {
+        return false;
+    }
+    counts.remove(key);
+    true
+}
+
 /// `bytes` random bytes, in hex: ids (8) and seat tokens (16).
 pub(crate) fn random_token(bytes: usize) -> String {
     let mut rng = rand::rng();

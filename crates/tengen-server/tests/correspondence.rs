@@ -58,15 +58,8 @@ async fn timeouts(app: &AppState, game: &str) -> usize {
     events.iter().filter(|e| e.action == tengen_server::domain::Action::Timeout).count()
 }
 
-#[test]
-fn correspondence_clocks_across_restarts_and_nodes() {
-    // The test's future holds three servers' worth of requests: a thread with room for it.
-    let run =
-        || tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(restarts_and_nodes());
-    std::thread::Builder::new().stack_size(64 << 20).spawn(run).unwrap().join().unwrap();
-}
-
-async fn restarts_and_nodes() {
+#[tokio::test]
+async fn correspondence_clocks_across_restarts_and_nodes() {
     // One SQLite server, stopped while Ben's day runs out, ends the game once restarted.
     let file = std::env::temp_dir().join(format!("tengen-corr-{:08x}.db", rand::random::<u32>()));
     let url = format!("sqlite://{}", file.display());

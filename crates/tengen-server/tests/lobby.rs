@@ -446,8 +446,7 @@ async fn a_challenge_posted_on_one_node_is_seen_and_accepted_on_another() {
     drop(a_ws);
     tokio::time::sleep(Duration::from_millis(200)).await;
     sqlx_expire_now(&db, &short).await;
-    let (x, y) = tokio::join!(one.lobby_tick(), two.lobby_tick());
-    let _ = (x, y);
+    tokio::join!(one.lobby_tick(), two.lobby_tick());
     let c = loop {
         let c = next(&mut b_ws).await;
         if c["challenge"]["id"].as_str() == Some(short.as_str()) && c["challenge"]["state"] != "open" {

@@ -117,7 +117,7 @@ fn json_body(v: &Value) -> Bytes {
 }
 
 /// The server's resident memory in MB, from `/proc`.
-fn rss_mb(pid: Option<u32>) -> Option<f64> {
+pub(crate) fn rss_mb(pid: Option<u32>) -> Option<f64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
     let kb: f64 = status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)

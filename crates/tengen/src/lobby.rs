@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use crate::abuse::{Http, client};
+use crate::abuse::{Http, client, rss_mb};
 
 /// Options of `tengen bench lobby`.
 #[derive(Args)]
@@ -72,13 +72,6 @@ async fn request(
         .map(str::to_owned);
     let bytes = response.into_body().collect().await?.to_bytes();
     Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null), cookie))
-}
-
-/// The server's resident memory in MB, from `/proc`.
-fn rss_mb(pid: Option<u32>) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
-    let kb: f64 = status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 /// What one socket saw: each challenge's id and state with the moment it arrived.

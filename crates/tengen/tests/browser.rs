@@ -34,18 +34,7 @@ fn the_page_in_chromium() {
     let dir = tmp.join(format!("browser-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    // The page test makes some 30 games from one address in a minute: more than a player's
-    // quota of new games allows at once (the quotas have tests of their own).
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", "sqlite://games.db", "--max-think", "0.3"])
-        .args(["--games-per-hour", "10000"])
-        // The lobby test's three players share one address; its claim waits 3 s, not 30.
-        .args(["--rate", "100", "--burst", "300", "--claim-grace", "3"])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let url = address(&mut server);
+    let (mut server, url) = page_server(&dir, "sqlite://games.db");
     // sgfmill reads back the SGF the page downloads (scripts/test installs it).
     let python = std::env::var("TENGEN_SGFMILL_PYTHON").unwrap_or_else(|_| {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/sgfmill/bin/python").display().to_string()
@@ -84,19 +73,7 @@ fn the_page_in_chromium() {
     // The same flow on two servers of one PostgreSQL database: Ann on the first, Ben and the
     // watcher on the second.
     let (db, name) = common::database("lobby");
-    let mut nodes: Vec<_> = (0..2)
-        .map(|_| {
-            let mut node = Command::new(env!("CARGO_BIN_EXE_tengen"))
-                .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--max-think", "0.3"])
-                .args(["--rate", "100", "--burst", "300", "--claim-grace", "3"])
-                .current_dir(&dir)
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap();
-            let url = address(&mut node);
-            (node, url)
-        })
-        .collect();
+    let mut nodes = [page_server(&dir, &db), page_server(&dir, &db)];
     let out = node("lobby_test.js", &[&nodes[0].1, &nodes[1].1]);
     for (node, _) in &mut nodes {
         node.kill().unwrap();
@@ -128,6 +105,22 @@ fn the_page_in_chromium() {
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && text.contains("network test passed"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A server for the page's tests on `db`, started in `dir`: the process and its address. The
+/// page test makes some 30 games from one address in a minute, more than a player's quota
+/// allows at once (the quotas have tests of their own); the lobby test's three players share
+/// one address; its claim waits 3 s, not 30.
+fn page_server(dir: &Path, db: &str) -> (std::process::Child, String) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--max-think", "0.3"])
+        .args(["--games-per-hour", "10000", "--rate", "100", "--burst", "300", "--claim-grace", "3"])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let url = address(&mut server);
+    (server, url)
 }
 
 /// The address a server started with `--addr 127.0.0.1:0` says it listens on.

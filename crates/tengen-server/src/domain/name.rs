@@ -37,17 +37,22 @@ fn invisible(c: char) -> bool {
 /// # Errors
 /// [`NameError`] for a name that breaks it.
 pub fn check_name(name: &str) -> Result<String, NameError> {
-    let name = name.trim_matches(' ');
-    if name.chars().any(invisible) {
+    check_text(name, NAME_CHARS)
+}
+
+/// The rule of names for a text of at most `most` characters.
+fn check_text(text: &str, most: usize) -> Result<String, NameError> {
+    let text = text.trim_matches(' ');
+    if text.chars().any(invisible) {
         return Err(NameError::Unprintable);
     }
-    if name.is_empty() {
+    if text.is_empty() {
         return Err(NameError::Empty);
     }
-    if name.chars().count() > NAME_CHARS {
+    if text.chars().count() > most {
         return Err(NameError::Long);
     }
-    Ok(name.to_owned())
+    Ok(text.to_owned())
 }
 
 /// The longest chat message, in characters.
@@ -59,17 +64,7 @@ pub const CHAT_CHARS: usize = 500;
 /// # Errors
 /// [`NameError`] for a text that breaks it (`Long` past [`CHAT_CHARS`]).
 pub fn check_chat(text: &str) -> Result<String, NameError> {
-    let text = text.trim_matches(' ');
-    if text.chars().any(invisible) {
-        return Err(NameError::Unprintable);
-    }
-    if text.is_empty() {
-        return Err(NameError::Empty);
-    }
-    if text.chars().count() > CHAT_CHARS {
-        return Err(NameError::Long);
-    }
-    Ok(text.to_owned())
+    check_text(text, CHAT_CHARS)
 }
 
 /// A line of record information (an imported record's event, round, date, result, rules or

@@ -88,6 +88,17 @@ pub(crate) fn session_token(headers: &HeaderMap) -> Option<&str> {
         .find(|t| !t.is_empty())
 }
 
+/// The logged-in player of a request's session cookie, if any (none: a guest).
+///
+/// # Errors
+/// A database error.
+pub(crate) async fn logged_in(app: &AppState, headers: &HeaderMap) -> Result<Option<Account>, ApiError> {
+    match session_token(headers) {
+        Some(session) => app.session_account(session).await,
+        None => Ok(None),
+    }
+}
+
 /// A request of a logged-in player: the account.
 pub(crate) struct LoggedIn(pub(crate) Account);
 

@@ -15,7 +15,7 @@ use tengen_core::Color;
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
 
-use super::accounts::{LoggedIn, session_token};
+use super::accounts::LoggedIn;
 use crate::domain::TimeControl;
 use crate::domain::challenge::{ColorRule, Handicap, StoneCount, Terms, parse_rank};
 use crate::error::ApiError;
@@ -23,7 +23,6 @@ use crate::guard::{Client, ConnectionSlot};
 use crate::http::extract::{Body, ErrorBody, could_be_id};
 use crate::http::ws::{WATCHER_MESSAGE, Watching, websocket};
 use crate::service::AppState;
-use crate::service::accounts::Account;
 use crate::service::lobby::{ChallengeView, LobbyChange};
 use crate::util::now_ms;
 
@@ -82,31 +81,16 @@ pub(crate) struct Blocked {
     name: String,
 }
 
-/// The account of a request's session cookie, if any.
-async fn viewer(app: &AppState, headers: &HeaderMap) -> Result<Option<Account>, ApiError> {
-    match session_token(headers) {
-        Some(session) => app.session_account(session).await,
-        None => Ok(None),
-    }
-}
-
 fn challenge_id(id: &str) -> Result<&str, ApiError> {
-    if could_be_id(id) {
-        Ok(id)
-    } else {
-        let shown: String = id.chars().take(40).collect();
-        Err(ApiError::refused(format!("no challenge {shown}"))
-            .because("no_challenge")
-            .with_status(StatusCode::NOT_FOUND))
-    }
+    if could_be_id(id) { Ok(id) } else { Err(crate::service::lobby::no_challenge(id)) }
 }
 
 /// The open challenges the caller sees: every open one but those of players blocked either
 /// way, and the direct challenges to and from the caller; oldest first.
 #[utoipa::path(get, tag = "lobby", path = "/api/challenges", responses((status = 200, body = Vec<ChallengeView>)))]
 async fn list(AxumState(app): AxumState<AppState>, headers: HeaderMap) -> Result<Json<Vec<ChallengeView>>, ApiError> {
-    let account = viewer(&app, &headers).await?;
-    Ok(Json(app.visible_challenges(account.as_ref()).await?))
+    let account = super::accounts::logged_in(&app, &headers).await?;
+    Ok(Json(app.visible_challenges(account.as_ref().map(|a| a.id.as_str())).await?))
 }
 
 /// Posts a challenge: open to all in the lobby, or to one player (`to`). A live challenge is
@@ -245,7 +229,7 @@ async fn lobby_live(
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let ws = websocket(&app, &headers, ws)?;
-    let account = viewer(&app, &headers).await?;
+    let account = super::accounts::logged_in(&app, &headers).await?;
     app.watcher_opens(client)?;
     let slot = slot.map(|Extension(slot)| slot);
     // Subscribe, then read: a change between the two is sent twice (harmless), never lost.
@@ -267,10 +251,8 @@ async fn lobby_live(
 
 /// The caller's view of the lobby now: `{"challenges": [...]}`, and who they do not see.
 async fn snapshot(app: &AppState, account: Option<&str>) -> Result<(String, HashSet<String>), ApiError> {
-    let account =
-        account.map(|id| Account { id: id.to_owned(), name: String::new(), created_ms: 0, must_change: false });
-    let hidden = app.hidden_from(account.as_ref()).await?;
-    let list = app.visible_challenges(account.as_ref()).await?;
+    let hidden = app.hidden_from(account).await?;
+    let list = app.visible_challenges(account).await?;
     let json = serde_json::to_string(&serde_json::json!({ "challenges": list })).map_err(|e| ApiError::internal(&e))?;
     Ok((json, hidden))
 }
@@ -289,7 +271,7 @@ async fn lobby(
         tokio::select! {
             change = changes.recv() => match change {
                 Ok(change) => {
-                    if change.for_viewer(account, &hidden)
+                    if change.audience.sees(account, &hidden)
                         && socket.send(Message::Text((&*change.json).into())).await.is_err()
                     {
                         return;

@@ -9,7 +9,6 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::accounts::session_token;
 use super::bearer;
 use crate::error::ApiError;
 use crate::http::extract::{Body, ErrorBody, GameId};
@@ -37,10 +36,7 @@ async fn read(
     GameId(id): GameId,
     headers: HeaderMap,
 ) -> Result<Json<Vec<ChatMessage>>, ApiError> {
-    let reader = match session_token(&headers) {
-        Some(session) => app.session_account(session).await?,
-        None => None,
-    };
+    let reader = super::accounts::logged_in(&app, &headers).await?;
     Ok(Json(app.chat(&id, reader.as_ref()).await?))
 }
 
@@ -61,10 +57,7 @@ async fn write(
     headers: HeaderMap,
     Body(req): Body<ChatRequest>,
 ) -> Result<Response, ApiError> {
-    let account = match session_token(&headers) {
-        Some(session) => app.session_account(session).await?,
-        None => None,
-    };
+    let account = super::accounts::logged_in(&app, &headers).await?;
     let author = match (bearer(&headers), account) {
         (Some(token), account) => {
             let (stored, state) = app.load(&id).await?;

@@ -206,10 +206,7 @@ async fn create(
     let size = new.size.unwrap_or(19);
     let opponent = new.opponent.unwrap_or(Opponent::Computer { level: 5 });
     // A logged-in creator's seat is held by the account, and named after it.
-    let account = match super::accounts::session_token(&headers) {
-        Some(session) => app.session_account(session).await?,
-        None => None,
-    };
+    let account = super::accounts::logged_in(&app, &headers).await?;
     let rated = new.rated.unwrap_or(false);
     let auto = matches!(new.handicap, Some(HandicapChoice::Auto(_)));
     let level_rating = super::rated::check(&app, &new, size, opponent, account.as_ref(), rated, auto)?;
@@ -366,10 +363,7 @@ async fn live(
     let (stored, state) = app.load(&id).await?;
     // A seat's player at the board: by the login that holds the seat, or by the seat's token
     // sent as the socket's first message (`{"seat": TOKEN}`: never in a URL).
-    let account = match super::accounts::session_token(&headers) {
-        Some(session) => app.session_account(session).await?,
-        None => None,
-    };
+    let account = super::accounts::logged_in(&app, &headers).await?;
     let seated = account.and_then(|a| AppState::seat_of_account(&state, &a.id).ok());
     app.watcher_opens(client)?;
     // Subscribe, then read: a change between the two reaches the watcher twice (the second

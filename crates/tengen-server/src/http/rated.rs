@@ -74,7 +74,7 @@ pub(super) async fn auto_setup(
     level: Glicko,
 ) -> Result<(Option<ColorChoice>, NewGame), ApiError> {
     let player = match account {
-        Some(a) => app.store().ratings(&a.id).await?.into_iter().find(|r| r.size == size).map(|r| r.glicko),
+        Some(a) => app.store().rating_on(&a.id, size).await?,
         None => None,
     }
     .unwrap_or_default();

@@ -249,10 +249,7 @@ async fn sgf(
     let text = match (&stored.sgf, stored.config.imported) {
         (Some(sgf), true) => sgf.clone(),
         _ if with_chat => {
-            let reader = match super::accounts::session_token(&headers) {
-                Some(session) => app.session_account(session).await?,
-                None => None,
-            };
+            let reader = super::accounts::logged_in(&app, &headers).await?;
             let chat = app.chat(&id, reader.as_ref()).await?;
             crate::service::load::record_with_chat(&state, &chat).to_sgf()
         }

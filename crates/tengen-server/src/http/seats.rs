@@ -169,16 +169,9 @@ async fn claim(
     client: Client,
     headers: HeaderMap,
 ) -> Result<ViewJson, ApiError> {
-    let (stored, state) = app.load(&id).await?;
-    let color = match (bearer(&headers), session_token(&headers)) {
-        (Some(token), _) => AppState::seat(&stored, Some(token))?,
-        (None, Some(session)) => {
-            let account = app.session_account(session).await?.ok_or_else(ApiError::not_logged_in)?;
-            AppState::seat_of_account(&state, &account.id)?
-        }
-        (None, None) => return Err(ApiError::unauthorized()),
-    };
-    Ok(ViewJson(app.claim(&id, client, color).await?))
+    let presence = app.presence(&id).await?;
+    let check = move |state: &State, color| crate::service::presence::claimable(state, color, &presence);
+    by_seat(&app, &id, client, &headers, Action::Claim, check).await
 }
 
 /// The marking a player accepts: the dead stones as the player saw them (the view's `dead`).

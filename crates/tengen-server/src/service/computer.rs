@@ -78,13 +78,7 @@ impl AppState {
 
     /// Gives back one place of `client`'s.
     fn release(&self, client: Client) {
-        let mut reserved = lock(&self.0.reserved);
-        if let Some(n) = reserved.get_mut(&client) {
-            *n -= 1;
-            if *n == 0 {
-                reserved.remove(&client);
-            }
-        }
+        crate::util::count_down(&mut lock(&self.0.reserved), &client);
     }
 
     /// Starts the server's own work on the game: the computer's move, or the proposal of

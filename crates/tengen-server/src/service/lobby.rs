@@ -17,12 +17,12 @@ use crate::domain::challenge::{
     CORRESPONDENCE_DIRECT_MS, CORRESPONDENCE_OPEN_MS, ColorRule, Handicap, LIVE_DIRECT_MS, LIVE_OPEN_MS, Setup,
     StoneCount, Terms, rank_text,
 };
-use crate::domain::rating::{Glicko, rank_label};
+use crate::domain::rating::rank_label;
 use crate::domain::{Config, Opponent, Placement, State, TimeControl};
 use crate::error::ApiError;
 use crate::guard::Client;
 use crate::store::{AccountRow, ChallengeRow, NewChallenge, StoredGame};
-use crate::util::{lock, now_ms, random_token};
+use crate::util::{count_down, lock, now_ms, random_token};
 
 /// A challenge as the lobby shows it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -86,9 +86,9 @@ impl ChallengeView {
     }
 }
 
-/// A change of a challenge, for the lobby's WebSockets: who may see it, and the message.
+/// Who a challenge concerns: its challenger, the player challenged, the player who accepted.
 #[derive(Debug)]
-pub struct LobbyChange {
+pub struct Audience {
     /// The challenger.
     pub owner: String,
     /// The player challenged, for a direct challenge.
@@ -97,17 +97,24 @@ pub struct LobbyChange {
     pub acceptor: Option<String>,
     /// Still open.
     pub open: bool,
-    /// `{"challenge": ChallengeView}`.
-    pub json: Arc<str>,
 }
 
-impl LobbyChange {
-    /// Whether a lobby socket of `account` (none: a guest), which does not see the accounts
-    /// `hidden`, gets this change: an open challenge to all unless a block stands between
-    /// them, a direct one only between its two players; a closed one's end to everyone
-    /// who may have seen it.
+impl Audience {
+    fn of(row: &ChallengeRow) -> Audience {
+        Audience {
+            owner: row.owner_id.clone(),
+            to: row.to.as_ref().map(|(id, _)| id.clone()),
+            acceptor: row.acceptor_id.clone(),
+            open: row.state == "open",
+        }
+    }
+
+    /// Whether the account `account` (none: a guest), which does not see the accounts
+    /// `hidden`, sees the challenge: an open challenge to all unless a block stands between
+    /// them, a direct one only between its two players; a closed one's end everyone who may
+    /// have seen it.
     #[must_use]
-    pub fn for_viewer(&self, account: Option<&str>, hidden: &HashSet<String>) -> bool {
+    pub fn sees(&self, account: Option<&str>, hidden: &HashSet<String>) -> bool {
         let involved = account
             .is_some_and(|a| a == self.owner || Some(a) == self.to.as_deref() || Some(a) == self.acceptor.as_deref());
         match &self.to {
@@ -115,6 +122,15 @@ impl LobbyChange {
             None => involved || !self.open || !hidden.contains(&self.owner),
         }
     }
+}
+
+/// A change of a challenge, for the lobby's WebSockets: who may see it, and the message.
+#[derive(Debug)]
+pub struct LobbyChange {
+    /// Who may see it.
+    pub audience: Audience,
+    /// `{"challenge": ChallengeView}`.
+    pub json: Arc<str>,
 }
 
 /// The lobby's share of the server's state.
@@ -139,18 +155,13 @@ pub struct InLobby {
 impl Drop for InLobby {
     fn drop(&mut self) {
         if let Some(a) = &self.account {
-            let mut present = lock(&self.app.0.lobby.present);
-            if let Some(n) = present.get_mut(a) {
-                *n -= 1;
-                if *n == 0 {
-                    present.remove(a);
-                }
-            }
+            count_down(&mut lock(&self.app.0.lobby.present), a);
         }
     }
 }
 
-fn no_challenge(id: &str) -> ApiError {
+/// 404: no challenge `id` (for the caller).
+pub(crate) fn no_challenge(id: &str) -> ApiError {
     let shown: String = id.chars().take(40).collect();
     ApiError::refused(format!("no challenge {shown}"))
         .because("no_challenge")
@@ -188,22 +199,21 @@ impl AppState {
     ///
     /// # Errors
     /// A database error.
-    pub async fn hidden_from(&self, account: Option<&Account>) -> Result<HashSet<String>, ApiError> {
+    pub async fn hidden_from(&self, account: Option<&str>) -> Result<HashSet<String>, ApiError> {
         Ok(match account {
-            Some(a) => self.store().blocked_either_way(&a.id).await?.into_iter().collect(),
+            Some(a) => self.store().blocked_either_way(a).await?.into_iter().collect(),
             None => HashSet::new(),
         })
     }
 
-    /// The open challenges `account` (none: a guest) sees, oldest first.
+    /// The open challenges the account `account` (none: a guest) sees, oldest first.
     ///
     /// # Errors
     /// A database error.
-    pub async fn visible_challenges(&self, account: Option<&Account>) -> Result<Vec<ChallengeView>, ApiError> {
+    pub async fn visible_challenges(&self, account: Option<&str>) -> Result<Vec<ChallengeView>, ApiError> {
         let hidden = self.hidden_from(account).await?;
-        let id = account.map(|a| a.id.as_str());
         let rows = self.store().open_challenges(now_ms()).await?;
-        Ok(rows.iter().filter(|row| change_of(row).for_viewer(id, &hidden)).map(ChallengeView::of).collect())
+        Ok(rows.iter().filter(|row| Audience::of(row).sees(account, &hidden)).map(ChallengeView::of).collect())
     }
 
     /// Posts a challenge of `owner`: open to all, or to the player named `to`.
@@ -225,7 +235,8 @@ impl AppState {
             Handicap::Auto(_) => 0,
         };
         let setup = Setup { owner_color: Color::Black, stones, komi: 0.0, rang_xian: false, nigiri: None };
-        State::new(game_config(&terms, &setup, [owner, owner]), now_ms())?;
+        let seat = (owner.id.as_str(), owner.name.as_str());
+        State::new(game_config(&terms, &setup, [seat, seat]), now_ms())?;
         let to = match to {
             Some(name) => Some(self.challenged(owner, name).await?),
             None => None,
@@ -320,7 +331,7 @@ impl AppState {
         if row.owner_id == acceptor.id {
             return Err(ApiError::refused("this is your own challenge").because("own_challenge"));
         }
-        let acceptor_rating = self.rating_on(&acceptor.id, row.terms.size).await?;
+        let acceptor_rating = self.store().rating_on(&acceptor.id, row.terms.size).await?.unwrap_or_default();
         if !row.terms.admits(&acceptor_rating) {
             return Err(ApiError::refused(format!(
                 "the challenge is for ranks {} to {}: yours is {}",
@@ -340,11 +351,11 @@ impl AppState {
         }
         let owner_rating = row.owner_rating.unwrap_or_default();
         let setup = row.terms.setup(&owner_rating, &acceptor_rating, &mut rand::rng());
-        let owner =
-            Account { id: row.owner_id.clone(), name: row.owner_name.clone(), created_ms: 0, must_change: false };
+        let (owner, taker) =
+            ((row.owner_id.as_str(), row.owner_name.as_str()), (acceptor.id.as_str(), acceptor.name.as_str()));
         let seats = match setup.owner_color {
-            Color::Black => [&owner, acceptor],
-            Color::White => [acceptor, &owner],
+            Color::Black => [owner, taker],
+            Color::White => [taker, owner],
         };
         let config = game_config(&row.terms, &setup, seats);
         let created = now_ms();
@@ -375,12 +386,6 @@ impl AppState {
             self.challenge_changed(&id).await;
         }
         Ok(())
-    }
-
-    /// A player's rating on a board size (a newcomer's there when none).
-    async fn rating_on(&self, account: &str, size: usize) -> Result<Glicko, ApiError> {
-        let ratings = self.store().ratings(account).await?;
-        Ok(ratings.into_iter().find(|r| r.size == size).map(|r| r.glicko).unwrap_or_default())
     }
 
     /// Tells this process's lobby sockets that challenge `id` changed (read again from the
@@ -434,17 +439,11 @@ fn change_of(row: &ChallengeRow) -> LobbyChange {
     let view = ChallengeView::of(row);
     // A view is plain data: it always serialises.
     let json = serde_json::to_string(&serde_json::json!({ "challenge": view })).unwrap_or_default();
-    LobbyChange {
-        owner: row.owner_id.clone(),
-        to: row.to.as_ref().map(|(id, _)| id.clone()),
-        acceptor: row.acceptor_id.clone(),
-        open: row.state == "open",
-        json: Arc::from(json),
-    }
+    LobbyChange { audience: Audience::of(row), json: Arc::from(json) }
 }
 
-/// The configuration of a challenge's game between `seats` (Black's account, White's).
-fn game_config(terms: &Terms, setup: &Setup, seats: [&Account; 2]) -> Config {
+/// The configuration of a challenge's game between `seats`: Black's account (id, name), White's.
+fn game_config(terms: &Terms, setup: &Setup, seats: [(&str, &str); 2]) -> Config {
     Config {
         size: terms.size,
         rules: "chinese".into(),
@@ -454,12 +453,12 @@ fn game_config(terms: &Terms, setup: &Setup, seats: [&Account; 2]) -> Config {
         opponent: Opponent::Friend,
         computer: None,
         time: terms.time,
-        black_name: seats[0].name.clone(),
-        white_name: seats[1].name.clone(),
+        black_name: seats[0].1.to_owned(),
+        white_name: seats[1].1.to_owned(),
         nigiri: setup.nigiri,
         imported: false,
         rated: terms.rated,
-        accounts: [Some(seats[0].id.clone()), Some(seats[1].id.clone())],
+        accounts: seats.map(|(id, _)| Some(id.to_owned())),
         computer_rating: None,
     }
 }

@@ -31,7 +31,7 @@ use crate::guard::{Client, Limits, Metrics, Quotas};
 use crate::service::queue::Queue;
 use crate::store::{Derived, Store, StoredGame};
 pub(crate) use crate::util::lock;
-use crate::util::same;
+use crate::util::{count_down, same};
 pub use crate::util::{now_ms, token_hash};
 
 /// No sign of life from any server for this long means the clocks stopped being kept.
@@ -252,15 +252,7 @@ impl AppState {
     /// A watcher of `client` of game `id` has gone: its counts, and the game's channel when
     /// nobody watches it any more.
     pub fn watcher_closes(&self, client: Client, id: &str) {
-        {
-            let mut watchers = lock(&self.0.watchers);
-            if let Some(n) = watchers.get_mut(&client) {
-                *n -= 1;
-                if *n == 0 {
-                    watchers.remove(&client);
-                }
-            }
-        }
+        count_down(&mut lock(&self.0.watchers), &client);
         self.0.metrics.watchers.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         let mut hub = lock(&self.0.hub);
         if hub.get(id).is_some_and(|sender| sender.receiver_count() == 0) {

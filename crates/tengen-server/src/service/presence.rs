@@ -8,10 +8,9 @@ use tengen_core::Color;
 use utoipa::ToSchema;
 
 use super::AppState;
-use crate::domain::Action;
+use crate::domain::State;
 use crate::error::ApiError;
-use crate::guard::Client;
-use crate::util::{lock, now_ms};
+use crate::util::{count_down, lock, now_ms};
 
 /// A seat's socket, counted present until dropped.
 pub struct AtTheBoard {
@@ -22,20 +21,15 @@ pub struct AtTheBoard {
 
 impl Drop for AtTheBoard {
     fn drop(&mut self) {
-        let key = (self.id.clone(), self.color);
-        let mut present = lock(&self.app.0.present);
-        if let Some(n) = present.get_mut(&key) {
-            *n -= 1;
-            if *n == 0 {
-                present.remove(&key);
-                // The moment they left: written off the socket's task.
-                let (app, id, color) = (self.app.clone(), self.id.clone(), self.color);
-                tokio::spawn(async move {
-                    if let Err(e) = app.0.store.seat_seen(&id, color, now_ms()).await {
-                        tracing::warn!("game {id}: presence: {e}");
-                    }
-                });
-            }
+        let gone = count_down(&mut lock(&self.app.0.present), &(self.id.clone(), self.color));
+        if gone {
+            // The moment they left: written off the socket's task.
+            let (app, id, color) = (self.app.clone(), self.id.clone(), self.color);
+            tokio::spawn(async move {
+                if let Err(e) = app.0.store.seat_seen(&id, color, now_ms()).await {
+                    tracing::warn!("game {id}: presence: {e}");
+                }
+            });
         }
     }
 }
@@ -111,40 +105,36 @@ impl AppState {
     pub fn presence_every_ms(&self) -> i64 {
         (self.claim_grace_ms() / 3).clamp(500, super::PRESENCE_EVERY_MS)
     }
+}
 
-    /// `color` claims game `id`: its opponent has been away from the board longer than the
-    /// grace. The opponent forfeits.
-    ///
-    /// # Errors
-    /// 422 `computer_game` against the computer, `correspondence_game` (its clock of days
-    /// decides), `opponent_here` while the opponent is at the
-    /// board or away for less than the grace (the seconds left said), the game's own
-    /// refusals (over).
-    pub async fn claim(&self, id: &str, client: Client, color: Color) -> Result<std::sync::Arc<str>, ApiError> {
-        let (_, state) = self.load(id).await?;
-        if state.config.computer.is_some() {
-            return Err(ApiError::refused("the computer never leaves: resign or play on").because("computer_game"));
+/// Whether `color` may claim the game in `state` with the players' `presence`: its opponent
+/// has been away from the board longer than the grace. The seat's claim is then applied like
+/// any action of it (the opponent forfeits).
+///
+/// # Errors
+/// 422 `computer_game` against the computer, `correspondence_game` (its clock of days
+/// decides), `opponent_here` while the opponent is at the board or away for less than the
+/// grace (the seconds left said).
+pub fn claimable(state: &State, color: Color, presence: &Presence) -> Result<(), ApiError> {
+    if state.config.computer.is_some() {
+        return Err(ApiError::refused("the computer never leaves: resign or play on").because("computer_game"));
+    }
+    if state.config.time.correspondence().is_some() {
+        return Err(ApiError::refused("a correspondence game is decided by its clock of days, not by presence")
+            .because("correspondence_game"));
+    }
+    let opponent = if color == Color::Black { presence.white } else { presence.black };
+    let grace = presence.claim_after_ms;
+    match opponent.away_ms {
+        Some(away) if away >= grace => Ok(()),
+        away => {
+            let wait = ((grace - away.unwrap_or(0)).max(0) + 999) / 1000;
+            let why = if opponent.here {
+                "your opponent is at the board".to_owned()
+            } else {
+                format!("your opponent left less than {} s ago: wait {wait} s more", grace / 1000)
+            };
+            Err(ApiError::refused(why).because("opponent_here"))
         }
-        if state.config.time.correspondence().is_some() {
-            return Err(ApiError::refused("a correspondence game is decided by its clock of days, not by presence")
-                .because("correspondence_game"));
-        }
-        let presence = self.presence(id).await?;
-        let opponent = if color == Color::Black { presence.white } else { presence.black };
-        let grace = presence.claim_after_ms;
-        match opponent.away_ms {
-            Some(away) if away >= grace => {}
-            away => {
-                let wait = ((grace - away.unwrap_or(0)).max(0) + 999) / 1000;
-                let why = if opponent.here {
-                    "your opponent is at the board".to_owned()
-                } else {
-                    format!("your opponent left less than {} s ago: wait {wait} s more", grace / 1000)
-                };
-                return Err(ApiError::refused(why).because("opponent_here"));
-            }
-        }
-        let (_, view) = self.act_with(id, client, Action::Claim, |_, _| Ok(Some(color))).await?;
-        Ok(view)
     }
 }

@@ -5,7 +5,7 @@
 use sqlx::Row;
 use tengen_core::Color;
 
-use super::{Store, StoreError, Summary, summary_of};
+use super::{Store, StoreError, Summary, summary_for};
 
 impl Store {
     /// Unfinished games whose running clock's flag has fallen by `now_ms` (at most 100).
@@ -51,9 +51,8 @@ impl Store {
         .await?;
         rows.iter()
             .map(|row| {
-                let black: Option<String> = row.try_get("black_account")?;
-                let color = if black.as_deref() == Some(account_id) { Color::Black } else { Color::White };
-                Ok((summary_of(row)?, color, row.try_get("deadline_ms")?))
+                let (summary, color) = summary_for(row, account_id)?;
+                Ok((summary, color, row.try_get("deadline_ms")?))
             })
             .collect()
     }

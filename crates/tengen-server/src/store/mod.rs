@@ -175,6 +175,14 @@ pub struct Summary {
     pub white_rank: Option<String>,
 }
 
+/// A line of a list of an account's games, and the colour it plays (`black_account` in the
+/// row besides [`summary_of`]'s columns).
+fn summary_for(row: &sqlx::any::AnyRow, account_id: &str) -> Result<(Summary, Color), StoreError> {
+    let black: Option<String> = row.try_get("black_account")?;
+    let color = if black.as_deref() == Some(account_id) { Color::Black } else { Color::White };
+    Ok((summary_of(row)?, color))
+}
+
 /// A line of a list of games from its row (`id, config, phase, result, moves, updated_ms,
 /// black_name, white_name`).
 fn summary_of(row: &sqlx::any::AnyRow) -> Result<Summary, StoreError> {
@@ -386,26 +394,14 @@ impl Store {
                 sqlx::query_scalar("SELECT phase FROM games WHERE id = $1").bind(id).fetch_optional(&mut *tx).await?;
             before.as_deref() != Some("ended")
         };
-        sqlx::query(
+        let update = sqlx::query(
             "UPDATE games SET updated_ms = $2, events = $3, moves = $4, phase = $5, result = $6, deadline_ms = $7, \
              black_name = $8, white_name = $9, black_account = $10, white_account = $11, rated = $12, to_move = $13 \
              WHERE id = $1",
         )
         .bind(id)
-        .bind(event.at_ms)
-        .bind(derived.events)
-        .bind(derived.moves)
-        .bind(derived.phase)
-        .bind(derived.result.clone())
-        .bind(derived.deadline_ms)
-        .bind(&derived.black_name)
-        .bind(&derived.white_name)
-        .bind(&derived.accounts[0])
-        .bind(&derived.accounts[1])
-        .bind(i64::from(derived.rated))
-        .bind(derived.to_move)
-        .execute(&mut *tx)
-        .await?;
+        .bind(event.at_ms);
+        bind_derived(update, derived).execute(&mut *tx).await?;
         // A rated game is rated in the transaction of the event that ends it: once.
         if ends && let Some(end) = &derived.rated_end {
             ratings::rate(&mut tx, self.backend, id, end, event.at_ms).await?;
@@ -451,13 +447,7 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                let black: Option<String> = row.try_get("black_account")?;
-                let color = if black.as_deref() == Some(account_id) { Color::Black } else { Color::White };
-                Ok((summary_of(row)?, color))
-            })
-            .collect()
+        rows.iter().map(|row| summary_for(row, account_id)).collect()
     }
 
     /// Notes that this server is alive now.
@@ -517,6 +507,26 @@ impl Store {
     }
 }
 
+/// Binds the derived columns, in the order both the insert and the update of a game name
+/// them: events, moves, phase, result, deadline, names, accounts, rated, whose move.
+fn bind_derived<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    derived: &'q Derived,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    query
+        .bind(derived.events)
+        .bind(derived.moves)
+        .bind(derived.phase)
+        .bind(derived.result.clone())
+        .bind(derived.deadline_ms)
+        .bind(&derived.black_name)
+        .bind(&derived.white_name)
+        .bind(&derived.accounts[0])
+        .bind(&derived.accounts[1])
+        .bind(i64::from(derived.rated))
+        .bind(derived.to_move)
+}
+
 /// Inserts a new game (and an imported record) in a transaction.
 pub(crate) async fn insert_game(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
@@ -524,9 +534,9 @@ pub(crate) async fn insert_game(
     derived: &Derived,
 ) -> Result<(), StoreError> {
     let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    sqlx::query(
-        "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, events, moves, \
-         phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated, size, to_move) \
+    let insert = sqlx::query(
+        "INSERT INTO games (id, created_ms, updated_ms, config, black_token, white_token, sgf, size, events, moves, \
+         phase, result, deadline_ms, black_name, white_name, black_account, white_account, rated, to_move) \
          VALUES ($1, $2, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
     )
     .bind(&game.id)
@@ -534,20 +544,8 @@ pub(crate) async fn insert_game(
     .bind(config)
     .bind(game.tokens[0].clone())
     .bind(game.tokens[1].clone())
-    .bind(derived.events)
-    .bind(derived.moves)
-    .bind(derived.phase)
-    .bind(derived.result.clone())
-    .bind(derived.deadline_ms)
-    .bind(&derived.black_name)
-    .bind(&derived.white_name)
-    .bind(&derived.accounts[0])
-    .bind(&derived.accounts[1])
-    .bind(i64::from(derived.rated))
-    .bind(game.config.size as i64)
-    .bind(derived.to_move)
-    .execute(&mut **tx)
-    .await?;
+    .bind(game.config.size as i64);
+    bind_derived(insert, derived).execute(&mut **tx).await?;
     if let Some(sgf) = &game.sgf {
         sqlx::query("INSERT INTO records (game_id, sgf) VALUES ($1, $2)")
             .bind(&game.id)

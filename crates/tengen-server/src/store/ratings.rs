@@ -170,6 +170,26 @@ impl Store {
             .collect()
     }
 
+    /// An account's rating on one board size, if it has played a rated game there.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn rating_on(&self, account_id: &str, size: usize) -> Result<Option<Glicko>, StoreError> {
+        let row = sqlx::query("SELECT rating, deviation, volatility FROM ratings WHERE account_id = $1 AND size = $2")
+            .bind(account_id)
+            .bind(size as i64)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(Glicko {
+                rating: r.try_get("rating")?,
+                deviation: r.try_get("deviation")?,
+                volatility: r.try_get("volatility")?,
+            }),
+            None => None,
+        })
+    }
+
     /// Rated games recorded for a game (0 or 2 rows: its rating happened once or not).
     ///
     /// # Errors

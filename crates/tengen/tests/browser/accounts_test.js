@@ -3,20 +3,8 @@
 // languages; a wrong password, a guest's marked name, and logging out.
 'use strict';
 const path = require('path');
-const { base, shots, check, text, run } = require('./common.js');
+const { base, shots, check, text, run, pages, newPage, stone, hit } = require('./common.js');
 
-const pages = [];
-async function newPage(browser, options = {}) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  pages.push(page);
-  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
-  return page;
-}
-
-const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
-const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
 
 async function signUp(page, name) {
   await page.goto(base + '/login');

@@ -31,4 +31,23 @@ function run(name, body, onFailure = async () => {}) {
   });
 }
 
-module.exports = { base, shots, check, text, run };
+// The pages opened, for the screenshots of a failure.
+const pages = [];
+
+// A page in a browser context of its own (`options` as Playwright's; `lang`, if given, is the
+// page's language from the start): a dialog or a script error on it fails the test.
+async function newPage(browser, options = {}, lang) {
+  const context = await browser.newContext(options);
+  if (lang) await context.addInitScript((l) => localStorage.setItem('tengen-lang', l), lang);
+  const page = await context.newPage();
+  pages.push(page);
+  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
+  return page;
+}
+
+// A stone on the board, and the click target of a point.
+const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
+const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
+
+module.exports = { base, shots, check, text, run, pages, newPage, stone, hit };

@@ -6,26 +6,13 @@
 // flow across two nodes of one database.
 'use strict';
 const path = require('path');
-const { base, shots, check, text, run } = require('./common.js');
+const { base, shots, check, text, run, pages, newPage, stone, hit } = require('./common.js');
 
 // Ben's and the guest's server: the second node, or the same one.
 const other = process.argv[4] || base;
 // Screenshots of the two-node run are named lobby2-….
 const shot = (name) => path.join(shots, other === base ? name : name.replace(/^lobby-/, 'lobby2-'));
 
-const pages = [];
-async function newPage(browser, options = {}, lang = 'en') {
-  const context = await browser.newContext(options);
-  await context.addInitScript((l) => localStorage.setItem('tengen-lang', l), lang);
-  const page = await context.newPage();
-  pages.push(page);
-  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
-  return page;
-}
-
-const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
-const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
 
 async function signUp(page, name, server = base) {
   await page.goto(server + '/login');
@@ -41,9 +28,9 @@ const heard = (page, list, said) => page.waitForFunction(([l, s]) =>
   [...document.querySelectorAll(`#${l} .chat-text`)].some((e) => e.textContent === s), [list, said], { timeout: 3000 });
 
 async function lobby(browser) {
-  const ann = await newPage(browser, { viewport: { width: 1280, height: 860 } });
+  const ann = await newPage(browser, { viewport: { width: 1280, height: 860 } }, 'en');
   const ben = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, 'zh');
-  const guest = await newPage(browser, { viewport: { width: 1100, height: 800 } });
+  const guest = await newPage(browser, { viewport: { width: 1100, height: 800 } }, 'en');
   await signUp(ann, 'Ann');
   await signUp(ben, 'Ben', other);
   for (const [page, server] of [[ann, base], [ben, other], [guest, other]]) {

@@ -3,24 +3,13 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { base, shots, check, text, run } = require('./common.js');
+const { base, shots, check, text, run, pages, newPage: openPage, stone, hit } = require('./common.js');
+
+// Pages that may download (the SGF).
+const newPage = (browser, options = {}) => openPage(browser, { acceptDownloads: true, ...options });
 
 const { spawn } = require('child_process');
 const readline = require('readline');
-
-const pages = [];
-
-async function newPage(browser, options = {}) {
-  const context = await browser.newContext({ acceptDownloads: true, ...options });
-  const page = await context.newPage();
-  pages.push(page);
-  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
-  page.on("pageerror", (e) => { throw new Error(`page error: ${e.message} ${e.stack}`); });
-  return page;
-}
-
-const stone = (page, color, vertex) => page.locator(`circle.stone.${color}[data-vertex="${vertex}"]`);
-const hit = (page, vertex) => page.locator(`rect.hit[data-vertex="${vertex}"]`);
 
 // What the page's sounds and notifications did: the oscillators started, the notifications
 // shown (each browser context counts its own).
