@@ -4,16 +4,19 @@
 
 mod budget;
 mod dead;
+mod decide;
 mod engine;
 pub mod etiquette;
 mod mcts;
 mod net;
+mod params;
 pub mod predictor;
 mod random;
 pub mod shapes;
 
 pub use budget::Budget;
 pub use engine::{Analysis, Decision, Engine, MoveStats};
-pub use mcts::{Mcts, SearchParams, SearchResult};
+pub use mcts::{Mcts, SearchResult};
 pub use net::{NetSearch, engine_at_level};
+pub use params::SearchParams;
 pub use random::RandomEngine;

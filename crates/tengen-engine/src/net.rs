@@ -27,8 +27,9 @@ use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
 use tengen_nn::{CachedModel, Evaluation, input_features, katago_index};
 
 use crate::budget::{Budget, Leader, leaders, time_is_up, within};
+use crate::decide::draw_by_visits;
 use crate::engine::{Analysis, Decision, Engine, MoveStats};
-use crate::mcts::{SearchParams, draw_by_visits};
+use crate::params::SearchParams;
 
 /// A node's state (a leaf where two passes ended play stays a leaf: it is counted at each
 /// visit).

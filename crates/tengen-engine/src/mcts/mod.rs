@@ -1,0 +1,277 @@
+//! Monte-Carlo tree search with RAVE (rapid action value estimation).
+//!
+//! The tree is an arena of nodes with `u32` ids; a node's children are contiguous. A
+//! simulation descends by UCT on a blend of the node's own win rate and its AMAF (all moves as
+//! first) win rate — weighted toward AMAF while a node has few visits —, expands a node on its
+//! second visit, finishes with a playout of `SearchParams::policy` (by default the heavy one:
+//! answers to the last move — captures, escapes, learned shapes, the last good replies — before
+//! moves that fill no own eye), scores the final board by area and komi, and backs the result
+//! up the path. Two passes in a row inside the tree end the game there: that node is counted
+//! by regions (`terminal_owners`) with the searcher's own stones judged dead taken off, so a
+//! pass is chosen only when that count wins.
+//!
+//! Superko is checked for the root's moves only (with the game, while it is in play); below, the
+//! board's simple ko.
+//!
+//! By concern: `tree` (the nodes, their children, the tree kept between moves, the principal
+//! variation), `select` (the descent's choice), `priors` (what new nodes start with), `worker`
+//! (a thread's simulations: descent, playout, score, back-up), `replies` (the playouts' last
+//! good replies), `status` (dead stones), `decide` (the move played); the parameters are
+//! [`SearchParams`].
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use tengen_core::{Board, Color, Game, Move, Point};
+
+use crate::budget::{Budget, within};
+use crate::engine::{Analysis, Decision, Engine};
+use crate::params::SearchParams;
+use crate::predictor::Tactics;
+use priors::{add_predictor_priors, add_shape_priors, candidate_moves, prior};
+use status::TERMINAL_STATUS_PLAYOUTS;
+use tree::{Node, add_children, best_line, point, snapshot, to_move};
+use worker::{Shared, Worker};
+
+mod decide;
+mod priors;
+mod replies;
+mod select;
+mod status;
+#[cfg(test)]
+mod tests;
+mod tree;
+mod worker;
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The most visited move.
+    pub best: Move,
+    /// Its win rate for the player to move.
+    pub win_rate: f32,
+    /// Simulations run.
+    pub playouts: u32,
+    /// Simulations kept from the last search's tree (see [`SearchParams::reuse_tree`]).
+    pub reused: u32,
+    /// The root's moves: move, visits, win rate, most visited first.
+    pub moves: Vec<(Move, u32, f32)>,
+    /// Per point (indexed by `Point::index`), from −1 (White's) to +1 (Black's): who owned it
+    /// at the end of the playouts.
+    pub ownership: Vec<f32>,
+}
+
+/// The analysis hook of a search: `report` every `interval`, stop when it says so.
+struct Monitor<'r> {
+    interval: Duration,
+    last: Instant,
+    stop: &'r AtomicBool,
+    report: &'r mut dyn FnMut(&Analysis),
+}
+
+/// The search. Keeps its workers (random generators and scratch) between moves.
+pub struct Mcts {
+    params: SearchParams,
+    /// For the choices outside the simulations (weak levels' move draw, dead stones).
+    rng: SmallRng,
+    nodes: Vec<Node>,
+    /// The position the tree in `nodes` was grown from, for reusing it on the next search.
+    root: Option<Root>,
+    workers: Vec<Worker>,
+    /// Per colour, its searches in a row that found the game lost (see
+    /// [`SearchParams::resign_moves`]).
+    lost_searches: [u32; 2],
+}
+
+/// The root position of the last search.
+struct Root {
+    board: Board,
+    /// Moves of the game up to it.
+    moves: usize,
+    color: Color,
+}
+
+/// How a search counts a game that two passes end inside its tree.
+enum Ending {
+    /// With the searcher's stones that [`TERMINAL_STATUS_PLAYOUTS`] status playouts from the
+    /// root call dead taken off.
+    Judged,
+    /// With these stones of the searcher's taken off (judged by the caller).
+    Without(Vec<Point>),
+    /// Never: two passes in the tree hand the move on, the opponent's last pass before the
+    /// search is not pending and a playout runs to two passes of its own, so that every
+    /// simulation's final board is played out (a status search, [`Mcts::status_ownership`]).
+    PlayedOut,
+    /// As [`Ending::PlayedOut`], and a simulation is won by whoever owns these stones' points
+    /// on its final board (Black's share of them): a reading of one group's life
+    /// ([`Mcts::survival`]), not of the game.
+    Reading(Vec<Point>),
+}
+
+impl Mcts {
+    /// A search with these parameters.
+    #[must_use]
+    pub fn new(params: SearchParams) -> Mcts {
+        let rng = SmallRng::seed_from_u64(params.seed ^ 0x9e37_79b9_7f4a_7c15);
+        let workers = (0..params.threads.max(1)).map(|k| Worker::new(params.seed.wrapping_add(k as u64))).collect();
+        Mcts { params, rng, nodes: Vec::new(), root: None, workers, lost_searches: [0; 2] }
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// The most visited line of the last search's tree, up to `length` moves.
+    fn principal_variation(&self, length: usize) -> Vec<Move> {
+        if self.nodes.is_empty() { Vec::new() } else { best_line(&self.nodes, 0, length) }
+    }
+
+    /// Runs the search for `color` to move in `game` (any colour may be asked, as GTP allows),
+    /// on `params.threads` threads sharing one tree.
+    pub fn search(&mut self, game: &Game, color: Color) -> SearchResult {
+        self.search_monitored(game, color, None, None, Instant::now(), Ending::Judged)
+    }
+
+    /// Searches like [`Mcts::search`] (within the configured simulations or time) and returns
+    /// the root's moves as [`Engine::analyze`] reports them: most visited first, with win
+    /// rates, score leads and principal variations (for reviewing a game).
+    pub fn search_analysis(&mut self, game: &Game, color: Color) -> Analysis {
+        let result = self.search(game, color);
+        snapshot(&self.nodes, result.playouts, &result.ownership, 1)
+    }
+
+    /// The search, within the clock's `budget` if given (else `params.time`), reporting to
+    /// `monitor` if given.
+    fn search_monitored(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Option<Budget>,
+        monitor: Option<&mut Monitor<'_>>,
+        started: Instant,
+        ending: Ending,
+    ) -> SearchResult {
+        let root_board = game.board();
+        let (own_dead, goal) = match ending {
+            Ending::Judged => (Some(self.own_dead_stones(game, color, TERMINAL_STATUS_PLAYOUTS)), None),
+            Ending::Without(dead) => (Some(dead), None),
+            Ending::PlayedOut => (None, None),
+            Ending::Reading(stones) => (None, Some(stones)),
+        };
+        // Superko at the root needs the game in play; after two passes (counting dead stones)
+        // the board's own legality serves.
+        let in_play = game.phase() == tengen_core::Phase::Playing;
+        let nodes = match self.reused_tree(game, color, in_play) {
+            Some(nodes) => nodes,
+            None => {
+                let mut nodes = std::mem::take(&mut self.nodes);
+                nodes.clear();
+                nodes.push(Node { player: color.opponent().index() as u8, ..Node::default() });
+                let mut moves = Vec::new();
+                candidate_moves(root_board, color, in_play.then_some(game), &mut moves);
+                let last = match game.moves().last() {
+                    Some(&(c, Move::Play(p))) if c != color => Some(p),
+                    _ => None,
+                };
+                let priors: Vec<(f32, f32)> = if self.params.priors {
+                    let tactics: Vec<Tactics> =
+                        moves.iter().map(|&mv| Tactics::of(root_board, point(mv), color)).collect();
+                    let mut priors: Vec<(f32, f32)> =
+                        moves.iter().zip(&tactics).map(|(&mv, &t)| prior(root_board, color, mv, last, t)).collect();
+                    add_shape_priors(root_board, color, &moves, &mut priors, self.params.shape_prior);
+                    let previous = match game.moves().iter().rev().nth(1) {
+                        Some(&(c, Move::Play(p))) if c == color => Some(p),
+                        _ => None,
+                    };
+                    let recent = (last, previous);
+                    let weight = self.params.predictor_prior;
+                    add_predictor_priors(root_board, color, (&moves, &tactics), &mut priors, weight, recent);
+                    priors
+                } else {
+                    Vec::new()
+                };
+                add_children(&mut nodes, 0, color, &moves, &priors);
+                nodes
+            }
+        };
+        let reused = nodes[0].visits;
+        self.root = Some(Root { board: root_board.clone(), moves: game.moves().len(), color });
+        let mut shared =
+            Shared::new(&self.params, game, color, nodes, within(budget, self.params.time), own_dead, started);
+        if goal.is_some() {
+            shared.mercy = None;
+        }
+        shared.goal = goal;
+        let (first, rest) = self.workers.split_first_mut().expect("at least one worker");
+        std::thread::scope(|scope| {
+            for worker in rest.iter_mut() {
+                let shared = &shared;
+                // Ladder reading keeps a few boards per step on the stack.
+                std::thread::Builder::new()
+                    .stack_size(16 << 20)
+                    .spawn_scoped(scope, move || worker.run(shared, None))
+                    .expect("a search thread");
+            }
+            first.run(&shared, monitor);
+        });
+        self.nodes = shared.tree.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+
+        let playouts: u32 = self.workers.iter().map(|w| w.playouts).sum();
+        let root = self.nodes[0];
+        let mut moves: Vec<(Move, u32, f32)> = (root.first_child..root.first_child + root.children)
+            .map(|c| {
+                let n = &self.nodes[c as usize];
+                (to_move(n.mv), n.visits, if n.visits > 0 { n.wins / n.visits as f32 } else { 0.0 })
+            })
+            .collect();
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+        let (best, _, win_rate) = moves.first().copied().unwrap_or((Move::Pass, 0, 0.0));
+        let sampled: u32 = self.workers.iter().map(|w| w.playouts.div_ceil(4)).sum();
+        let scale = 1.0 / sampled.max(1) as f32;
+        let mut ownership = vec![0f32; Point::TABLE_SIZE];
+        for w in &self.workers {
+            for (o, x) in ownership.iter_mut().zip(&w.ownership) {
+                *o += x * scale;
+            }
+        }
+        SearchResult { best, win_rate, playouts, reused, moves, ownership }
+    }
+}
+
+impl Engine for Mcts {
+    fn clear(&mut self) {
+        self.root = None;
+        self.lost_searches = [0; 2];
+    }
+
+    fn dead_stones(&mut self, game: &Game) -> Option<Vec<Point>> {
+        Some(self.dead_stones_of(game))
+    }
+
+    fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> bool {
+        let own = (self.params.playouts, self.params.time);
+        // Until the caller stops it (or the simulation counter would overflow).
+        self.params.playouts = u32::MAX - 1024;
+        self.params.time = None;
+        let mut monitor = Monitor { interval, last: Instant::now(), stop, report };
+        self.search_monitored(game, color, None, Some(&mut monitor), Instant::now(), Ending::Judged);
+        (self.params.playouts, self.params.time) = own;
+        true
+    }
+
+    fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
+        let decision = self.decide_freely(game, color, budget);
+        crate::etiquette::observed(self.params.etiquette, game, color, decision)
+    }
+}

@@ -1,0 +1,115 @@
+//! Prior knowledge of new nodes' moves.
+
+use tengen_core::{Board, Color, Game, Move, Point};
+
+use super::tree::point;
+use crate::predictor::{Features, Predictor, Tactics};
+use crate::shapes::ShapeTable;
+
+/// The children of a node for `player` on `board`: legal points that are not its own eyes
+/// (and pass, added by the caller). At the root, `root_game` filters by superko.
+pub(super) fn candidate_moves(board: &Board, player: Color, root_game: Option<&Game>, out: &mut Vec<u16>) {
+    out.clear();
+    for q in board.empty_points() {
+        if board.is_legal(q, player)
+            && !board.is_eye(q, player)
+            && root_game.is_none_or(|g| g.check(player, Move::Play(q)).is_ok())
+        {
+            out.push(q.index() as u16);
+        }
+    }
+}
+
+/// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
+/// strong player sees at a glance, worth a few simulations until real ones outweigh it.
+/// `last` is the opponent's last stone, `tactics` the move's.
+pub(super) fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>, tactics: Tactics) -> (f32, f32) {
+    let p = point(mv);
+    // Every move starts from an even judgement, so that the others are bonuses and maluses.
+    let (mut n, mut w) = (10.0f32, 5.0f32);
+    let mut add = |sims: f32, rate: f32| {
+        n += sims;
+        w += sims * rate;
+    };
+    let Tactics { captured, saved, self_atari, ladder } = tactics;
+    if captured > 0 {
+        add(10.0 + 5.0 * captured.min(4) as f32, 1.0);
+    }
+    match self_atari {
+        Some(size) if size >= 2 || captured == 0 => add(20.0, 0.0),
+        // Running from atari: good unless the chain runs into a ladder.
+        None if saved > 0 => add(20.0, if ladder { 0.05 } else { 1.0 }),
+        _ => {}
+    }
+    let code = board.neighbourhood(p);
+    if tengen_core::policy::matches_pattern(code, player) {
+        add(10.0, 0.9);
+    }
+    if let Some(l) = last {
+        let d = (i32::from(l.col()) - i32::from(p.col())).abs() + (i32::from(l.row()) - i32::from(p.row())).abs();
+        if d <= 2 {
+            add(10.0, 0.8);
+        }
+    }
+    // A move on the first line with nothing around it: almost never right.
+    let size = board.size() as u8;
+    let edge = p.col() == 0 || p.row() == 0 || p.col() + 1 == size || p.row() + 1 == size;
+    let empty_around = (0..8).all(|k| (code >> (2 * k)) & 3 >= 2);
+    if edge && empty_around {
+        add(20.0, 0.1);
+    }
+    (n, w)
+}
+
+/// Adds `weight` simulations of shape knowledge to the `priors` of `moves`: a move whose
+/// learned shape is r times as likely to be played as a move at random, where the geometric
+/// mean of the siblings' is g, at the rate r / (r + g). Relative to the siblings, so that where
+/// every move has a rare shape (filling one's own area when all is settled) they stay even,
+/// rather than all looking bad next to a pass, which has no prior.
+pub(super) fn add_shape_priors(board: &Board, player: Color, moves: &[u16], priors: &mut [(f32, f32)], weight: f32) {
+    if weight <= 0.0 || moves.is_empty() {
+        return;
+    }
+    // The playouts' byte table: the same odds (to e^±1/32) as `ShapeTable::odds` of the
+    // canonical shape, without the hashing.
+    let weights = ShapeTable::playout_weights();
+    let odds: Vec<f64> = moves.iter().map(|&mv| f64::from(weights.weight(board, point(mv), player))).collect();
+    add_relative_priors(&odds, priors, weight);
+}
+
+/// Adds `weight` simulations of the move predictor's knowledge to the `priors` of `moves`
+/// (see [`SearchParams::predictor_prior`]); `tactics` are the moves', `recent` the last two
+/// moves, the opponent's and the player's.
+pub(super) fn add_predictor_priors(
+    board: &Board,
+    player: Color,
+    (moves, tactics): (&[u16], &[Tactics]),
+    priors: &mut [(f32, f32)],
+    weight: f32,
+    recent: (Option<Point>, Option<Point>),
+) {
+    if weight <= 0.0 || moves.is_empty() {
+        return;
+    }
+    let (predictor, shapes) = (Predictor::shipped(), Predictor::shape_table());
+    let gammas: Vec<f64> = moves
+        .iter()
+        .zip(tactics)
+        .map(|(&mv, &tactics)| {
+            let p = point(mv);
+            let shape = shapes.weight(board, p, player).ln();
+            f64::from(predictor.log_gamma(shape, Features::with(board, p, player, tactics, recent))).exp()
+        })
+        .collect();
+    add_relative_priors(&gammas, priors, weight);
+}
+
+/// Adds `weight` simulations to each prior, at the rate r / (r + g) for a move of odds `r`
+/// among siblings whose geometric mean is g.
+pub(super) fn add_relative_priors(odds: &[f64], priors: &mut [(f32, f32)], weight: f32) {
+    let g = (odds.iter().map(|r| r.ln()).sum::<f64>() / odds.len() as f64).exp();
+    for (prior, &r) in priors.iter_mut().zip(odds) {
+        prior.0 += weight;
+        prior.1 += weight * (r / (r + g)) as f32;
+    }
+}

@@ -1,0 +1,76 @@
+//! The last good replies the playouts learn (LGRF-1 and -2).
+
+use super::tree::{PASS, point};
+use super::worker::Worker;
+use tengen_core::{Color, Point};
+
+/// Where [`Worker::replies`] keeps the reply of `player` (0 Black, 1 White) to the opponent's
+/// move at point index `previous`.
+pub(super) fn reply_slot(player: u8, previous: u16) -> usize {
+    usize::from(player) * Point::TABLE_SIZE + usize::from(previous)
+}
+
+/// Keeps `reply` in `slot` when its player won the simulation; forgets it there when it lost.
+pub(super) fn remember(slot: &mut u16, reply: u16, won: bool) {
+    if won {
+        *slot = reply;
+    } else if *slot == reply {
+        *slot = 0;
+    }
+}
+
+/// Where [`Worker::replies_2`] keeps the reply of `player` to its own move at `own` followed by
+/// the opponent's at `previous`.
+pub(super) fn reply_slot_2(player: u8, own: u16, previous: u16) -> usize {
+    (usize::from(player) * Point::TABLE_SIZE + usize::from(own)) * Point::TABLE_SIZE + usize::from(previous)
+}
+
+impl Worker {
+    /// The remembered reply of `player` to the opponent's move at `last`, if it can be played
+    /// as the policy's random moves can (no own eye filled, no two stones put into atari).
+    pub(super) fn good_reply(&self, last: Point, player: Color) -> Option<Point> {
+        self.playable_reply(self.replies[reply_slot(player.index() as u8, last.index() as u16)], player)
+    }
+
+    /// The remembered reply `r` (a point index, 0 for none) if `player` can play it as the
+    /// policy's random moves can ([`Board::is_playout_move`]).
+    pub(super) fn playable_reply(&self, r: u16, player: Color) -> Option<Point> {
+        if r == 0 {
+            return None;
+        }
+        let p = point(r);
+        self.board.is_playout_move(p, player).then_some(p)
+    }
+
+    /// The remembered reply of `player` to its own move at `own` and the opponent's at `last`
+    /// (LGRF-2), if it can be played (as [`Worker::good_reply`]).
+    pub(super) fn good_reply_2(&self, own: Point, last: Point, player: Color) -> Option<Point> {
+        let slot = reply_slot_2(player.index() as u8, own.index() as u16, last.index() as u16);
+        self.playable_reply(self.replies_2[slot], player)
+    }
+
+    /// Remembers the winner's replies of the simulation just played and forgets the loser's.
+    pub(super) fn learn_replies(&mut self, black_wins: f32) {
+        if black_wins == 0.5 {
+            return;
+        }
+        let winner = if black_wins > 0.5 { 0u8 } else { 1u8 };
+        for pair in self.sequence.windows(2) {
+            let ((previous, _), (reply, player)) = (pair[0], pair[1]);
+            if previous == PASS || reply == PASS {
+                continue;
+            }
+            remember(&mut self.replies[reply_slot(player, previous)], reply, player == winner);
+        }
+        if self.replies_2.is_empty() {
+            return;
+        }
+        for triple in self.sequence.windows(3) {
+            let ((own, _), (previous, _), (reply, player)) = (triple[0], triple[1], triple[2]);
+            if own == PASS || previous == PASS || reply == PASS {
+                continue;
+            }
+            remember(&mut self.replies_2[reply_slot_2(player, own, previous)], reply, player == winner);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! Selection: which child a simulation descends to.
+
+use super::tree::Node;
+use crate::params::SearchParams;
+
+/// The child of `id` to descend into: UCT on the RAVE blend.
+pub(super) fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
+    let node = &nodes[id];
+    let log_n = (node.visits as f32).max(1.0).ln();
+    let k = params.rave_equivalence;
+    let first = node.first_child as usize;
+    let mut best = first;
+    let mut best_value = f32::NEG_INFINITY;
+    for (c, child) in nodes[first..first + node.children as usize].iter().enumerate() {
+        let c = first + c;
+        let n = child.visits as f32;
+        let q = if child.visits > 0 { child.utility / n } else { 0.5 };
+        // A child without AMAF statistics (a pass never has any) is judged by its own win
+        // rate alone: a neutral AMAF default would make passing look good to the side behind.
+        let (amaf, beta) = if child.rave_visits > 0.0 {
+            (child.rave_wins / child.rave_visits, (k / (3.0 * n + k)).sqrt())
+        } else {
+            (0.0, 0.0)
+        };
+        let mut value = (1.0 - beta) * q + beta * amaf;
+        if params.exploration != 0.0 {
+            // Off by default: no square root and division per child then.
+            value += params.exploration * (log_n / (n + 1.0)).sqrt();
+        }
+        if value > best_value {
+            best_value = value;
+            best = c;
+        }
+    }
+    best
+}

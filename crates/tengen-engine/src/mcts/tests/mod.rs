@@ -1,0 +1,545 @@
+//! The search's tests: the tree, threads, analysis, limits, priors, replies and playouts.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::*;
+
+use super::priors::{add_predictor_priors, add_shape_priors};
+use super::tree::{Node, PASS, PV_LENGTH, point, to_move, top_two};
+use super::worker::{Shared, Worker, owner_value, terminal_owners};
+use super::{Mcts, SearchResult};
+use tengen_core::{Rules, Setup};
+
+mod ending;
+
+fn at(s: &str) -> Point {
+    s.parse().unwrap()
+}
+
+fn search(text: &str, color: Color, playouts: u32) -> SearchResult {
+    let setup = Setup {
+        rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() },
+        ..Setup::from_ascii(text).unwrap()
+    };
+    let game = Game::try_from(setup).unwrap();
+    Mcts::new(SearchParams { playouts, ..SearchParams::default() }).search(&game, color)
+}
+
+#[test]
+fn takes_the_capture_that_decides_the_game() {
+    // White's three stones in atari; taking them at C3 wins everything.
+    let r = search(
+        "
+        . X . . .
+        X O X . .
+        X O . . .
+        X O X . .
+        . X . . .",
+        Color::Black,
+        3_000,
+    );
+    assert_eq!(r.best, Move::Play(at("C3")), "{:?}", &r.moves[..3]);
+    assert!(r.win_rate > 0.8, "{}", r.win_rate);
+}
+
+#[test]
+fn the_tree_is_kept_under_the_moves_played() {
+    let mut game = Game::new(7, Rules::chinese()).unwrap();
+    let mut mcts = Mcts::new(SearchParams { playouts: 20_000, ..SearchParams::default() });
+    let first = mcts.search(&game, Color::Black);
+    assert_eq!(first.reused, 0);
+    let Move::Play(p) = first.best else { panic!("a stone") };
+    game.play(Move::Play(p)).unwrap();
+    // White's reply the tree looked at most.
+    let reply = {
+        let root = mcts.nodes[0];
+        let f = root.first_child as usize;
+        let child = mcts.nodes[f..f + root.children as usize].iter().find(|n| n.mv == p.index() as u16).copied();
+        let child = child.unwrap();
+        let g = child.first_child as usize;
+        let best = mcts.nodes[g..g + child.children as usize].iter().max_by_key(|n| n.visits).unwrap();
+        to_move(best.mv)
+    };
+    game.play(reply).unwrap();
+    let second = mcts.search(&game, Color::Black);
+    assert!(second.reused > 100, "kept {} simulations", second.reused);
+    let visits: u32 = second.moves.iter().map(|m| m.1).sum();
+    // The kept visits count, less the few that reached the node before it had children.
+    assert!(
+        visits > second.playouts && visits <= second.playouts + second.reused,
+        "{visits} {} {}",
+        second.playouts,
+        second.reused
+    );
+    // Asked for the other colour, or after an undo to another position: afresh.
+    assert_eq!(mcts.search(&game, Color::White).reused, 0);
+    let mut other = Game::new(7, Rules::chinese()).unwrap();
+    other.play(Move::Play("A1".parse().unwrap())).unwrap();
+    other.play(Move::Play("G7".parse().unwrap())).unwrap();
+    assert_eq!(mcts.search(&other, Color::Black).reused, 0);
+    // A new game: afresh.
+    mcts.clear();
+    assert_eq!(mcts.search(&game, Color::Black).reused, 0);
+}
+
+/// Expanded nodes that share their children with another one.
+fn shared_children(nodes: &[Node]) -> usize {
+    let mut seen = std::collections::HashMap::new();
+    for n in nodes.iter().filter(|n| n.expanded) {
+        *seen.entry(n.first_child).or_insert(0) += 1;
+    }
+    seen.values().filter(|&&k| k > 1).count()
+}
+
+#[test]
+fn transposed_positions_share_their_children() {
+    let mut game = Game::new(7, Rules::chinese()).unwrap();
+    let params = SearchParams { playouts: 20_000, transpositions: true, ..SearchParams::default() };
+    let mut mcts = Mcts::new(params.clone());
+    let first = mcts.search(&game, Color::Black);
+    assert!(shared_children(&mcts.nodes) > 10, "{} shared", shared_children(&mcts.nodes));
+    // Every visit is still backed up through the root's children.
+    assert_eq!(first.moves.iter().map(|m| m.1).sum::<u32>(), 20_000);
+    // Without them, nothing is shared.
+    let mut plain = Mcts::new(SearchParams { transpositions: false, ..params });
+    plain.search(&game, Color::Black);
+    assert_eq!(shared_children(&plain.nodes), 0);
+    // The kept tree keeps the sharing (children copied once).
+    game.play(first.best).unwrap();
+    let Move::Play(p) = first.best else { panic!("a stone") };
+    let reply = {
+        let root = mcts.nodes[0];
+        let f = root.first_child as usize;
+        let child = *mcts.nodes[f..f + root.children as usize].iter().find(|n| n.mv == p.index() as u16).unwrap();
+        let g = child.first_child as usize;
+        to_move(mcts.nodes[g..g + child.children as usize].iter().max_by_key(|n| n.visits).unwrap().mv)
+    };
+    game.play(reply).unwrap();
+    let second = mcts.search(&game, Color::Black);
+    assert!(second.reused > 100);
+    assert!(shared_children(&mcts.nodes) > 0);
+    for (mv, _, _) in &second.moves {
+        assert!(game.check(Color::Black, *mv).is_ok());
+    }
+}
+
+#[test]
+fn a_kept_tree_offers_only_legal_moves() {
+    // Self-play with a kept tree: every root move the search reports is legal, superko
+    // included, and the game never needs a move the game refuses.
+    let mut game = Game::new(5, Rules::chinese()).unwrap();
+    let mut mcts = Mcts::new(SearchParams { playouts: 400, transpositions: true, ..SearchParams::default() });
+    let mut kept = 0;
+    for _ in 0..60 {
+        if game.phase() != tengen_core::Phase::Playing {
+            break;
+        }
+        let color = game.to_move();
+        let result = mcts.search(&game, color);
+        kept += u32::from(result.reused > 0);
+        for (mv, _, _) in &result.moves {
+            assert!(game.check(color, *mv).is_ok(), "{mv} offered but illegal");
+        }
+        game.play(result.best).unwrap();
+    }
+    assert!(kept > 10, "the tree was kept {kept} times");
+}
+
+#[test]
+fn the_root_moves_account_for_every_simulation() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let r = Mcts::new(SearchParams { playouts: 2_000, ..SearchParams::default() }).search(&game, Color::Black);
+    assert_eq!(r.playouts, 2_000);
+    assert_eq!(r.moves.len(), 82, "81 points and a pass");
+    assert_eq!(r.moves.iter().map(|m| m.1).sum::<u32>(), 2_000);
+    assert!(r.moves.windows(2).all(|w| w[0].1 >= w[1].1), "most visited first");
+    assert_eq!(r.best, r.moves[0].0);
+}
+
+/// White's three stones in atari on 5×5, komi 0: taking them at C3 wins everything.
+fn decisive_capture() -> Game {
+    let setup = Setup::from_ascii(
+        "
+        . X . . .
+        X O X . .
+        X O . . .
+        X O X . .
+        . X . . .",
+    )
+    .unwrap();
+    Game::try_from(Setup { rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() }, ..setup }).unwrap()
+}
+
+#[test]
+fn threads_share_one_tree() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    // The same position twice: without keeping the tree, each search starts afresh.
+    let params = SearchParams { playouts: 4_000, threads: 3, reuse_tree: false, ..SearchParams::default() };
+    let mut engine = Mcts::new(params);
+    for _ in 0..2 {
+        let r = engine.search(&game, Color::Black);
+        assert_eq!(r.playouts, 4_000, "the budget is shared, not per thread");
+        assert_eq!(r.moves.iter().map(|m| m.1).sum::<u32>(), 4_000, "every visit backed up");
+        assert!(engine.workers.iter().all(|w| w.playouts > 0), "every thread took part");
+        assert!(r.ownership.iter().all(|o| o.abs() <= 1.0));
+    }
+    // The root's wins agree with the children's: no simulation lost or counted twice.
+    let root = engine.nodes[0];
+    assert_eq!(root.visits, 4_000);
+    // And the threaded search still reads the decisive capture.
+    let game = decisive_capture();
+    let r =
+        Mcts::new(SearchParams { playouts: 10_000, threads: 2, ..SearchParams::default() }).search(&game, Color::Black);
+    assert_eq!(r.best, Move::Play(at("C3")), "{:?}", &r.moves[..3]);
+    // Ownership summed over the threads: the captured stones' points end up Black's.
+    assert!(r.ownership[at("B3").index()] > 0.5, "{}", r.ownership[at("B3").index()]);
+    assert!(r.ownership[at("E5").index()] > 0.5, "{}", r.ownership[at("E5").index()]);
+    let timed = Mcts::new(SearchParams {
+        playouts: u32::MAX,
+        time: Some(Duration::from_millis(50)),
+        threads: 2,
+        ..SearchParams::default()
+    })
+    .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
+    assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
+}
+
+#[test]
+fn analysis_reports_until_told_to_stop() {
+    let game = decisive_capture();
+    for threads in [1, 2] {
+        let mut engine = Mcts::new(SearchParams { threads, ..SearchParams::default() });
+        let mut reports = Vec::new();
+        let stop = AtomicBool::new(false);
+        // Five reports at least, and enough simulations for the ownership to settle (on a
+        // loaded machine 100 ms may hold few, most of them early visits to the pass, which
+        // ends the game with White's stones on the board).
+        let mut told = None;
+        let analysed = engine.analyze(&game, Color::Black, Duration::from_millis(20), &stop, &mut |a| {
+            reports.push(a.clone());
+            if told.is_none() && reports.len() >= 5 && a.playouts >= 5_000 {
+                told = Some(reports.len());
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert!(analysed);
+        assert_eq!(Some(reports.len()), told, "stops when the report says so");
+        assert!(reports.windows(2).all(|w| w[0].playouts < w[1].playouts), "the search goes on between reports");
+        let last = reports.last().unwrap();
+        assert!(last.moves.windows(2).all(|w| w[0].visits >= w[1].visits), "most visited first");
+        let best = &last.moves[0];
+        assert_eq!(best.mv, Move::Play(at("C3")));
+        assert_eq!(best.pv[0], best.mv);
+        assert!(best.pv.len() > 1 && best.pv.len() <= PV_LENGTH, "{:?}", best.pv);
+        // Taking three stones on a 5×5 board with komi 0: well ahead, and the score says so.
+        assert!(best.win_rate > 0.8 && best.score_lead > 5.0, "{best:?}");
+        assert!(best.lcb() < best.win_rate);
+        assert!(best.score_stdev > 0.0 && best.score_stdev < 25.0, "{best:?}");
+        assert!(last.ownership[at("E5").index()] > 0.5);
+        // The engine's own limits are back for the next move.
+        assert_eq!(engine.params().playouts, SearchParams::default().playouts);
+    }
+}
+
+#[test]
+fn ownership_and_limits() {
+    let r = search(
+        "
+        . . X O .
+        . . X O .
+        . . X O .
+        . . X O .
+        . . X O .",
+        Color::Black,
+        2_000,
+    );
+    assert!(r.ownership[at("A3").index()] > 0.5, "{}", r.ownership[at("A3").index()]);
+    assert!(r.ownership[at("E3").index()] < -0.5, "{}", r.ownership[at("E3").index()]);
+    // Black owns 15 points, White 10, komi 0: Black wins most random continuations.
+    assert!(r.win_rate > 0.6, "{}", r.win_rate);
+    let timed = Mcts::new(SearchParams {
+        playouts: u32::MAX,
+        time: Some(Duration::from_millis(50)),
+        ..SearchParams::default()
+    })
+    .search(&Game::new(9, Rules::chinese()).unwrap(), Color::Black);
+    assert!(timed.playouts > 10 && timed.playouts < u32::MAX);
+}
+
+#[test]
+fn levels_grow_in_simulations_and_weak_ones_vary() {
+    let budgets: Vec<u32> = (1..=10).map(|l| SearchParams::level(l).playouts).collect();
+    assert!(budgets.windows(2).all(|w| w[0] < w[1]), "{budgets:?}");
+    assert!(SearchParams::level(1).temperature > 0.0 && SearchParams::level(5).temperature == 0.0);
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut weak = Mcts::new(SearchParams::level(1));
+    let moves: std::collections::HashSet<String> = (0..12)
+        .map(|_| match weak.decide(&game, Color::Black, None) {
+            Decision::Play(m) => m.to_string(),
+            Decision::Resign => "resign".into(),
+        })
+        .collect();
+    assert!(moves.len() > 3, "level 1 should not always play the same move: {moves:?}");
+}
+
+#[test]
+fn a_time_budget_stops_the_search() {
+    let game = Game::new(19, Rules::chinese()).unwrap();
+    // With `time_first` the move lifts the simulation cap for its budget: it must put the
+    // caller's parameters back.
+    let params = SearchParams { playouts: u32::MAX, time_first: true, ..SearchParams::default() };
+    let mut engine = Mcts::new(params.clone());
+    let started = Instant::now();
+    let decision = engine.decide(&game, Color::Black, Some(Budget::fixed(Duration::from_millis(150))));
+    assert!(matches!(decision, Decision::Play(_)));
+    // It stops at the first look after 150 ms (every 64 simulations), not at u32::MAX of
+    // them; the margin is for a slow machine.
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(engine.params(), &params, "the budget is for one move only");
+}
+
+#[test]
+fn shape_priors_rank_siblings() {
+    let setup = Setup::from_ascii(
+        "
+        . . . . .
+        . . X . .
+        . X O . .
+        . . . . .
+        . . . . .",
+    )
+    .unwrap();
+    let board = Game::try_from(setup).unwrap().board().clone();
+    let idx = |s: &str| at(s).index() as u16;
+    // The hane-like contact at D4 against the far corner A1.
+    let moves = [idx("D4"), idx("A1")];
+    let mut priors = vec![(10.0, 5.0); 2];
+    add_shape_priors(&board, Color::White, &moves, &mut priors, 20.0);
+    let rate = |p: (f32, f32)| (p.1 - 5.0) / (p.0 - 10.0);
+    assert!(priors.iter().all(|p| p.0 == 30.0), "{priors:?}");
+    assert!(rate(priors[0]) > 0.5 && rate(priors[1]) < 0.5, "{priors:?}");
+    assert!((rate(priors[0]) + rate(priors[1]) - 1.0).abs() < 1e-5, "two siblings: r/(r+g) and g/(r+g)");
+    // Moves of one shape stay even, however rare the shape; no weight, no change.
+    let corners = [idx("A1"), idx("E1"), idx("E5"), idx("A5")];
+    let mut priors = vec![(10.0, 5.0); 4];
+    add_shape_priors(&board, Color::White, &corners[..2], &mut priors[..2], 20.0);
+    assert!(priors[..2].iter().all(|&p| (rate(p) - 0.5).abs() < 1e-5), "{priors:?}");
+    add_shape_priors(&board, Color::White, &corners[2..], &mut priors[2..], 0.0);
+    assert_eq!(priors[2], (10.0, 5.0));
+}
+
+#[test]
+fn predictor_priors_favour_the_capture_and_the_centre() {
+    // White's last stone, C2, is in atari: Black's capture at D2 starts far above the
+    // rest, and the open centre (G5) above the far corners (J9, A9).
+    let setup = Setup::from_ascii(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . X . . . . . .
+        . X O . . . . . .
+        . . X . . . . . .",
+    )
+    .unwrap();
+    let board = Game::try_from(setup).unwrap().board().clone();
+    let idx = |s: &str| at(s).index() as u16;
+    let moves = [idx("D2"), idx("J9"), idx("G5"), idx("A9")];
+    let tactics: Vec<Tactics> = moves.iter().map(|&mv| Tactics::of(&board, point(mv), Color::Black)).collect();
+    let mut priors = vec![(10.0, 5.0); moves.len()];
+    add_predictor_priors(&board, Color::Black, (&moves, &tactics), &mut priors, 20.0, (Some(at("C2")), None));
+    let rate = |p: (f32, f32)| (p.1 - 5.0) / (p.0 - 10.0);
+    assert!(priors.iter().all(|p| p.0 == 30.0), "{priors:?}");
+    let rates: Vec<f32> = priors.iter().map(|&p| rate(p)).collect();
+    assert!(rates[0] > 0.9, "the capture: {rates:?}");
+    assert!(rates[2] > rates[1] && rates[2] > rates[3], "the open centre above the corners: {rates:?}");
+    // No weight, no change.
+    let mut unchanged = vec![(10.0, 5.0); moves.len()];
+    add_predictor_priors(&board, Color::Black, (&moves, &tactics), &mut unchanged, 0.0, (None, None));
+    assert!(unchanged.iter().all(|&p| p == (10.0, 5.0)));
+}
+
+#[test]
+fn good_replies_are_remembered_by_the_winner_and_forgotten_by_the_loser() {
+    let mut worker = Worker::new(1);
+    worker.board = Game::new(9, Rules::chinese()).unwrap().board().clone();
+    let idx = |s: &str| at(s).index() as u16;
+    // Black E5, White C3 (reply to E5), Black D3 (reply to C3), White pass, Black C4.
+    worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0), (PASS, 1), (idx("C4"), 0)];
+    worker.learn_replies(0.0);
+    assert_eq!(worker.good_reply(at("E5"), Color::White), Some(at("C3")), "White won: its reply stays");
+    assert_eq!(worker.good_reply(at("C3"), Color::Black), None, "Black lost: nothing learned");
+    assert_eq!(worker.replies.iter().filter(|&&r| r != 0).count(), 1, "nothing through a pass");
+    worker.sequence = vec![(idx("C3"), 1), (idx("D3"), 0)];
+    worker.learn_replies(1.0);
+    assert_eq!(worker.good_reply(at("C3"), Color::Black), Some(at("D3")));
+    // A reply that cannot be played now is not offered; the remembered one stays.
+    worker.board.play(at("D3"), Color::White).unwrap();
+    assert_eq!(worker.good_reply(at("C3"), Color::Black), None);
+    worker.board = Game::new(9, Rules::chinese()).unwrap().board().clone();
+    assert_eq!(worker.good_reply(at("C3"), Color::Black), Some(at("D3")));
+    // A loss with the same reply forgets it; a loss with another leaves it.
+    worker.sequence = vec![(idx("E5"), 0), (idx("D5"), 1)];
+    worker.learn_replies(1.0);
+    assert_eq!(worker.good_reply(at("E5"), Color::White), Some(at("C3")));
+    worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1)];
+    worker.learn_replies(1.0);
+    assert_eq!(worker.good_reply(at("E5"), Color::White), None);
+    // A drawn simulation changes nothing.
+    worker.sequence = vec![(idx("G7"), 0), (idx("G6"), 1)];
+    worker.learn_replies(0.5);
+    assert_eq!(worker.good_reply(at("G7"), Color::White), None);
+}
+
+#[test]
+fn replies_to_two_moves_are_learned_like_replies_to_one() {
+    let mut worker = Worker::new(1);
+    worker.board = Game::new(9, Rules::chinese()).unwrap().board().clone();
+    let idx = |s: &str| at(s).index() as u16;
+    // Without the LGRF-2 table, only replies to one move are learned.
+    worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0)];
+    worker.learn_replies(1.0);
+    assert!(worker.replies_2.is_empty());
+    worker.replies_2 = vec![0; 2 * Point::TABLE_SIZE * Point::TABLE_SIZE];
+    // Black won: D3 is Black's reply to its own E5 then White's C3; White's C3 after E5
+    // alone is no reply to two moves.
+    worker.learn_replies(1.0);
+    assert_eq!(worker.good_reply_2(at("E5"), at("C3"), Color::Black), Some(at("D3")));
+    assert_eq!(worker.good_reply_2(at("G7"), at("C3"), Color::Black), None, "another first move");
+    assert_eq!(worker.replies_2.iter().filter(|&&r| r != 0).count(), 1);
+    // Through a pass, nothing; a loss with the same reply forgets it.
+    worker.sequence = vec![(PASS, 0), (idx("C3"), 1), (idx("D4"), 0)];
+    worker.learn_replies(1.0);
+    assert_eq!(worker.replies_2.iter().filter(|&&r| r != 0).count(), 1);
+    worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0)];
+    worker.learn_replies(0.0);
+    assert_eq!(worker.good_reply_2(at("E5"), at("C3"), Color::Black), None);
+}
+
+#[test]
+fn the_mercy_rule_ends_a_playout_once_the_capture_lead_is_large() {
+    // White's seven stones in atari after White's G7: the playout's capture step takes them
+    // at H7.
+    let game = Game::try_from(
+        Setup::from_ascii(
+            "
+            . . . . . . . . .
+            X X X X X X X . .
+            O O O O O O O . .
+            X X X X X X X . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let play_out_with = |mercy: f32, seed: u64, allowed: bool| {
+        let params = SearchParams { mercy, ..SearchParams::default() };
+        let shared =
+            Shared::new(&params, &game, Color::Black, vec![Node::default()], None, Some(Vec::new()), Instant::now());
+        let mut worker = Worker::new(seed);
+        worker.board = game.board().clone();
+        worker.sequence = vec![(at("G7").index() as u16, 1)];
+        let ending = worker.play_out(&shared, Color::Black, 0, allowed);
+        assert_eq!(worker.sequence[1], (at("H7").index() as u16, 0), "the capture comes first");
+        (ending, worker.sequence.len(), worker.capture_lead(&shared))
+    };
+    let play_out = |mercy: f32, seed: u64| play_out_with(mercy, seed, true);
+    for seed in 1..=5 {
+        // A threshold of 4 stones (5% of 81): seven taken end the playout, Black ahead by 7.
+        assert_eq!(play_out(0.05, seed), (Some(7), 2, 7));
+        // 8 stones (10%): the playout goes on; off: it always ends by two passes.
+        let (_, moves, _) = play_out(0.1, seed);
+        assert!(moves > 2, "{moves}");
+        let (ending, moves, _) = play_out(0.0, seed);
+        assert_eq!(ending, None);
+        assert!(moves > 20, "{moves}");
+        // A playout whose board goes to the ownership is played to the end.
+        let (ending, moves, _) = play_out_with(0.05, seed, false);
+        assert_eq!(ending, None);
+        assert!(moves > 20, "{moves}");
+    }
+}
+
+#[test]
+fn hard_choices_take_longer_and_settled_ones_less() {
+    let ms = Duration::from_millis;
+    let unlimited = SearchParams { playouts: 1_000, time_first: true, reuse_tree: false, ..SearchParams::default() };
+    // The capture at C3 decides the game: settled long before the target.
+    let mut engine = Mcts::new(unlimited.clone());
+    let started = Instant::now();
+    let decision = engine.decide(&decisive_capture(), Color::Black, Some(Budget::new(ms(3_000), ms(6_000))));
+    assert_eq!(decision, Decision::Play(Move::Play(at("C3"))));
+    // Settled when the leader's lead exceeds what the rest of the target could add, so by
+    // a share of the target that does not depend on the machine's speed.
+    assert!(started.elapsed() < ms(2_000), "{:?}", started.elapsed());
+    let (first, second) = top_two(&engine.nodes);
+    assert!(first.0 > 4 * second.0, "{first:?} against {second:?}");
+    // Two captures that mirror each other (B3 and F3): neither leads clearly for a while,
+    // so the search goes on past a 1 ms target — by its simulations, which do not depend
+    // on the machine's speed (the choice is looked at every 64 of them). After 64
+    // simulations one of two equal moves may still lead by chance (23 visits winning 87%
+    // against 9 winning 44%, with one seed): of five seeds, one at least must go on.
+    let mirrored = Game::try_from(
+        Setup::from_ascii(
+            "
+            . . . . . . .
+            . . . . . . .
+            . X . . . X .
+            X O X . X O X
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut extended = Vec::new();
+    for seed in 1..=5 {
+        let mut engine = Mcts::new(SearchParams { seed, ..unlimited.clone() });
+        let started = Instant::now();
+        engine.decide(&mirrored, Color::Black, Some(Budget::new(ms(1), ms(1_000))));
+        let spent = started.elapsed();
+        let (first, second) = top_two(&engine.nodes);
+        // It stopped at the maximum or when the choice was no longer close.
+        assert!(spent > ms(990) || !crate::budget::close(first, second), "{spent:?}: {first:?} against {second:?}");
+        extended.push(engine.nodes[0].visits);
+    }
+    // More than two looks past the target (a slow machine still runs 128 simulations of a
+    // 7×7 board within the 1 s maximum).
+    assert!(extended.iter().any(|&n| n > 128), "simulations: {extended:?}");
+    // A fixed budget ends at its time, close or not: at the first look after it, the 64th
+    // simulation.
+    let mut engine = Mcts::new(unlimited);
+    engine.decide(&mirrored, Color::Black, Some(Budget::fixed(ms(1))));
+    assert!(engine.nodes[0].visits <= 65, "{}", engine.nodes[0].visits);
+}
+
+#[test]
+fn a_clock_budget_outlasts_the_default_simulations_when_time_comes_first() {
+    // The counts are small enough for any machine to pass them within the budgets (a
+    // debug build on a loaded two-core machine runs a few hundred simulations in 300 ms):
+    // the test is about which limit stops the search, not about speed.
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let long = Some(Budget::fixed(Duration::from_secs(60)));
+    let mut capped = Mcts::new(SearchParams { playouts: 100, ..SearchParams::default() });
+    let started = Instant::now();
+    capped.decide(&game, Color::Black, long);
+    assert_eq!(capped.nodes[0].visits, 100);
+    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    let mut timed = Mcts::new(SearchParams { playouts: 10, time_first: true, ..SearchParams::default() });
+    let started = Instant::now();
+    timed.decide(&game, Color::Black, Some(Budget::fixed(Duration::from_millis(300))));
+    assert!(timed.nodes[0].visits > 10, "{}", timed.nodes[0].visits);
+    assert!(started.elapsed() >= Duration::from_millis(250));
+    // Without a budget the simulations still cap it.
+    timed.clear();
+    timed.decide(&game, Color::Black, None);
+    assert_eq!(timed.nodes[0].visits, 10);
+}

@@ -1,0 +1,208 @@
+//! The search's parameters.
+
+use std::time::Duration;
+
+use tengen_core::Policy;
+
+/// Every tunable of the search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Stop after this many simulations.
+    pub playouts: u32,
+    /// Stop after this long, if set (whichever limit comes first).
+    pub time: Option<Duration>,
+    /// UCT exploration constant. 0 by default: the AMAF statistics and their priors do the
+    /// exploring (docs/measurements.md: 0.1 lost more points per move and more games).
+    pub exploration: f32,
+    /// RAVE equivalence: visits at which a node's own win rate and its AMAF rate weigh the same.
+    pub rave_equivalence: f32,
+    /// Visits a leaf needs before it is expanded.
+    pub expand_after: u32,
+    /// Resign when the best move wins less often than this…
+    pub resign_below: f32,
+    /// …after at least this many simulations…
+    pub resign_after: u32,
+    /// …in this many of the player's searches in a row (at least 1), so that one pessimistic
+    /// search does not throw away a game the opponent may still spoil. The playout search's
+    /// only: the network search trusts its network's judgement at once.
+    pub resign_moves: u32,
+    /// Nodes the tree may hold; past it, leaves stop expanding.
+    pub max_nodes: usize,
+    /// Seed of the playouts' random generator.
+    pub seed: u64,
+    /// The playout policy: which answers to the last move come before random moves (see
+    /// [`Policy`]; measured in docs/measurements.md).
+    pub policy: Policy,
+    /// New nodes start with prior knowledge in their AMAF statistics (captures, escapes,
+    /// self-ataris, shapes, nearness to the last move, empty first-line points).
+    pub priors: bool,
+    /// Virtual simulations of prior knowledge from the move's learned 3 × 3 shape
+    /// ([`crate::shapes`]): a shape played `r` times as often as a move at random, among
+    /// siblings whose geometric mean is `g`, starts at a win rate of r / (r + g) (with the
+    /// other priors: [`SearchParams::priors`]). 0: off. Default 20 (docs/measurements.md).
+    pub shape_prior: f32,
+    /// Virtual simulations of prior knowledge from the learned move predictor
+    /// ([`crate::predictor`]: shape, distances to the last two moves, line, captures, escapes,
+    /// ataris, self-ataris, fitted to a network's policy): a move of strength γ among siblings
+    /// whose geometric mean is g starts at a win rate of γ / (γ + g), as the shape priors do
+    /// (with the other priors: [`SearchParams::priors`]). 0: off, the default: 30 scored no
+    /// better against GNU Go than the defaults, in place of the shape priors or beside them
+    /// (docs/measurements.md).
+    pub predictor_prior: f32,
+    /// Last good reply with forgetting (Baier and Drake, *The Power of Forgetting*, 2010):
+    /// each thread remembers, per player and opponent's move, the reply that last won a
+    /// simulation (forgotten when it loses one), and its playouts try that reply before the
+    /// policy when it is legal, fills no own eye and puts no two stones into atari. On by
+    /// default (docs/measurements.md).
+    pub last_good_reply: bool,
+    /// With [`SearchParams::last_good_reply`], also remember the reply to the last two moves
+    /// (the player's own and the opponent's answer: LGRF-2), tried before the reply to the last
+    /// move alone. On by default (docs/measurements.md).
+    pub last_good_reply_2: bool,
+    /// Above 0, the playouts' shape step draws among the points next to the last move by
+    /// their learned shapes ([`ShapeTable::playout_weights`](crate::shapes::ShapeTable::playout_weights)) instead of MoGo's: each with
+    /// weight this × its shape's odds, against 1 for each empty point. 0: MoGo's shapes.
+    /// Default 100 (docs/measurements.md).
+    pub playout_shapes: f32,
+    /// The policy of the playouts that judge dead stones ([`Mcts::dead_stones_of`](crate::Mcts::dead_stones_of)): light by
+    /// default (docs/measurements.md: the heavy policy shies away from the self-ataris that finish
+    /// dead groups).
+    pub status_policy: Policy,
+    /// Simulations of the status search that judges dead stones ([`Mcts::dead_stones_of`](crate::Mcts::dead_stones_of)):
+    /// a search from the position for the player to move in which passes do not end the
+    /// game, so that every simulation plays the board out, its ownership read off the final
+    /// boards and averaged with the status playouts'. 0: judge by `status_policy` playouts
+    /// alone, without a tree (docs/measurements.md).
+    pub status_simulations: u32,
+    /// The mercy rule: a playout ends as soon as one side has captured more stones than the
+    /// other, since the simulation began, by more than this share of the board's points;
+    /// the score is two points a stone of the lead, less the komi and handicap bonus. 0: off.
+    pub mercy: f32,
+    /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
+    /// tanh(margin / board size)). Above 0, the search prefers winning by more and losing by
+    /// less — it keeps playing sound moves when far ahead or behind, where every move wins or
+    /// loses alike. Reported win rates stay pure.
+    pub score_weight: f32,
+    /// Keep the part of the tree under the moves played since the last search.
+    pub reuse_tree: bool,
+    /// Transpositions: a leaf whose position (stones, player to move, ko point, a pass just
+    /// played) already has an expanded node elsewhere in this search's tree shares that
+    /// node's children, so that their statistics gather every move order. Off by default: 12
+    /// of 20 against GNU Go at 1 s on 9×9, no different from without (docs/measurements.md).
+    pub transpositions: bool,
+    /// After each decision, one line on stderr: the move, its win rate and score, the
+    /// simulations (new and kept) and the principal variation.
+    pub verbose: bool,
+    /// 0: play the most visited move. Above 0: choose among the root's moves with
+    /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
+    pub temperature: f32,
+    /// Threads sharing one tree (at least 1). A running simulation counts as a lost visit
+    /// (virtual loss) so that the threads spread over the tree.
+    pub threads: usize,
+    /// The network search's exploration constant ([`crate::NetSearch`], on its 0…1 utility
+    /// scale: KataGo's 1.0 on −1…1 halved); it grows by 0.45 ln((N + 500) / 500) with the
+    /// parent's visits N.
+    pub cpuct: f32,
+    /// The network search's first-play urgency: an unvisited child is valued at its parent's
+    /// utility less this times √(prior of the children already visited) — half of it at the
+    /// root.
+    pub fpu_reduction: f32,
+    /// When the caller gives a move a time budget (GTP's clock, the server's think time),
+    /// search until it is spent whatever `playouts` says — `playouts` then limits only the
+    /// moves searched without a budget. Off: `playouts` caps every search (levels, and a
+    /// fixed `--playouts` for tests).
+    pub time_first: bool,
+    /// The seeds' etiquette: as Black, the first stone in its own upper-right corner
+    /// ([`crate::etiquette::first_move`]). On by default.
+    pub etiquette: bool,
+}
+
+impl SearchParams {
+    /// The strongest level.
+    pub const MAX_LEVEL: u8 = 10;
+
+    /// Level 1 (a beginner can win) to 10 (the full strength of the given time): simulations
+    /// per move 16, 50, 150, 400, 1,000, 3,000, 8,000, 20,000, 50,000, 200,000, and below level
+    /// 4 moves drawn among the visited ones rather than the best. Levels 1–4 never resign.
+    ///
+    /// # Panics
+    /// Outside 1…10.
+    #[must_use]
+    pub fn level(level: u8) -> SearchParams {
+        assert!((1..=SearchParams::MAX_LEVEL).contains(&level), "levels are 1 to 10");
+        let playouts = [16, 50, 150, 400, 1_000, 3_000, 8_000, 20_000, 50_000, 200_000][usize::from(level) - 1];
+        let temperature = [1.0, 0.6, 0.3][..].get(usize::from(level) - 1).copied().unwrap_or(0.0);
+        // Resigning needs a judgement of at least 1,000 simulations: the weakest levels, whose
+        // few simulations are noise, play on to the end instead.
+        SearchParams { playouts, temperature, resign_after: (playouts / 2).max(1_000), ..SearchParams::default() }
+    }
+}
+
+impl SearchParams {
+    /// The network search's defaults ([`crate::NetSearch`]): 400 visits a move, resigning
+    /// when the best move wins less than 3% of the time after 30 visits (or all the visits of
+    /// a smaller search).
+    #[must_use]
+    pub fn network() -> SearchParams {
+        SearchParams {
+            playouts: 400,
+            resign_below: 0.03,
+            resign_after: 30,
+            score_weight: 0.1,
+            ..SearchParams::default()
+        }
+    }
+
+    /// The network search at `level` 6 to 10 (visits per move 8, 32, 100, 400, 1,600); `None`
+    /// below 6, where even one visit of a strong network would be far beyond the level — those
+    /// levels stay with the playout search.
+    #[must_use]
+    pub fn network_level(level: u8) -> Option<SearchParams> {
+        let visits = match level {
+            6 => 8,
+            7 => 32,
+            8 => 100,
+            9 => 400,
+            10 => 1_600,
+            _ => return None,
+        };
+        Some(SearchParams { playouts: visits, ..SearchParams::network() })
+    }
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            playouts: 10_000,
+            time: None,
+            exploration: 0.0,
+            rave_equivalence: 1000.0,
+            expand_after: 2,
+            resign_below: 0.01,
+            resign_after: 2_000,
+            resign_moves: 3,
+            max_nodes: 4_000_000,
+            seed: 1,
+            temperature: 0.0,
+            policy: Policy::HEAVY,
+            priors: true,
+            shape_prior: 20.0,
+            predictor_prior: 0.0,
+            last_good_reply: true,
+            last_good_reply_2: true,
+            playout_shapes: 100.0,
+            status_policy: Policy::LIGHT,
+            status_simulations: 10_000,
+            mercy: 0.3,
+            reuse_tree: true,
+            transpositions: false,
+            score_weight: 0.3,
+            verbose: false,
+            threads: 1,
+            cpuct: 0.5,
+            fpu_reduction: 0.1,
+            time_first: false,
+            etiquette: true,
+        }
+    }
+}
