@@ -16,7 +16,7 @@ pub mod shapes;
 
 pub use budget::Budget;
 pub use engine::{Analysis, Decision, Engine, MoveStats};
-pub use mcts::{Mcts, SearchResult};
+pub use mcts::{Candidate, Mcts, SearchResult};
 pub use net::{NetSearch, engine_at_level};
 pub use params::SearchParams;
 pub use random::RandomEngine;

@@ -86,16 +86,16 @@ impl Mcts {
         let dead_stands = in_play && crate::dead::opponent_dead_stands(board, color, &dead);
         if ((passing || opponent_passed) && dead_stands) || (passing && open()) {
             let touches = |mv: Move| matches!(mv, Move::Play(p) if board.neighbours(p).any(|n| dead.contains(&n) && board.get(n) == Some(!color)));
-            let visited = || result.moves.iter().filter(|m| m.0 != Move::Pass && m.1 > 0);
-            let taking = visited().find(|m| touches(m.0)).copied();
+            let visited = || result.moves.iter().filter(|m| m.mv != Move::Pass && m.visits > 0);
+            let taking = visited().find(|m| touches(m.mv)).copied();
             let choice = if passing {
                 taking.or_else(|| visited().next().copied())
             } else {
-                taking.filter(|m| about_as_good(m.1, m.2, result.win_rate))
+                taking.filter(|m| about_as_good(m.visits, m.win_rate, result.win_rate))
             };
-            if let Some((mv, _, rate)) = choice {
-                result.best = mv;
-                result.win_rate = rate;
+            if let Some(choice) = choice {
+                result.best = choice.mv;
+                result.win_rate = choice.win_rate;
             }
         }
         let lost = &mut self.lost_searches[color.index()];
@@ -115,7 +115,7 @@ impl Mcts {
         if result.best == Move::Pass {
             return Decision::Play(Move::Pass);
         }
-        let visits: Vec<(Move, u32)> = result.moves.iter().map(|m| (m.0, m.1)).collect();
+        let visits: Vec<(Move, u32)> = result.moves.iter().map(|m| (m.mv, m.visits)).collect();
         Decision::Play(draw_by_visits(&visits, self.params.temperature, &mut self.rng).unwrap_or(result.best))
     }
 }

@@ -29,10 +29,9 @@ use tengen_core::{Board, Color, Game, Move, Point};
 use crate::budget::{Budget, within};
 use crate::engine::{Analysis, Decision, Engine};
 use crate::params::SearchParams;
-use crate::predictor::Tactics;
-use priors::{add_predictor_priors, add_shape_priors, candidate_moves, prior};
+use priors::{candidate_moves, expansion_priors};
 use status::TERMINAL_STATUS_PLAYOUTS;
-use tree::{Node, add_children, best_line, point, snapshot, to_move};
+use tree::{Node, add_children, best_line, snapshot, to_move};
 use worker::{Shared, Worker};
 
 mod decide;
@@ -45,6 +44,17 @@ mod tests;
 mod tree;
 mod worker;
 
+/// One of the root's moves after a search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Simulations through it.
+    pub visits: u32,
+    /// Its win rate for the player to move (0 unvisited).
+    pub win_rate: f32,
+}
+
 /// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -56,8 +66,8 @@ pub struct SearchResult {
     pub playouts: u32,
     /// Simulations kept from the last search's tree (see [`SearchParams::reuse_tree`]).
     pub reused: u32,
-    /// The root's moves: move, visits, win rate, most visited first.
-    pub moves: Vec<(Move, u32, f32)>,
+    /// The root's moves, most visited first.
+    pub moves: Vec<Candidate>,
     /// Per point (indexed by `Point::index`), from −1 (White's) to +1 (Black's): who owned it
     /// at the end of the playouts.
     pub ownership: Vec<f32>,
@@ -177,23 +187,13 @@ impl Mcts {
                     Some(&(c, Move::Play(p))) if c != color => Some(p),
                     _ => None,
                 };
-                let priors: Vec<(f32, f32)> = if self.params.priors {
-                    let tactics: Vec<Tactics> =
-                        moves.iter().map(|&mv| Tactics::of(root_board, point(mv), color)).collect();
-                    let mut priors: Vec<(f32, f32)> =
-                        moves.iter().zip(&tactics).map(|(&mv, &t)| prior(root_board, color, mv, last, t)).collect();
-                    add_shape_priors(root_board, color, &moves, &mut priors, self.params.shape_prior);
-                    let previous = match game.moves().iter().rev().nth(1) {
-                        Some(&(c, Move::Play(p))) if c == color => Some(p),
-                        _ => None,
-                    };
-                    let recent = (last, previous);
-                    let weight = self.params.predictor_prior;
-                    add_predictor_priors(root_board, color, (&moves, &tactics), &mut priors, weight, recent);
-                    priors
-                } else {
-                    Vec::new()
+                let previous = match game.moves().iter().rev().nth(1) {
+                    Some(&(c, Move::Play(p))) if c == color => Some(p),
+                    _ => None,
                 };
+                let (mut tactics, mut priors) = (Vec::new(), Vec::new());
+                let recent = (last, previous);
+                expansion_priors(root_board, color, &moves, recent, &self.params, &mut tactics, &mut priors);
                 add_children(&mut nodes, 0, color, &moves, &priors);
                 nodes
             }
@@ -222,14 +222,15 @@ impl Mcts {
 
         let playouts: u32 = self.workers.iter().map(|w| w.playouts).sum();
         let root = self.nodes[0];
-        let mut moves: Vec<(Move, u32, f32)> = (root.first_child..root.first_child + root.children)
+        let mut moves: Vec<Candidate> = (root.first_child..root.first_child + root.children)
             .map(|c| {
                 let n = &self.nodes[c as usize];
-                (to_move(n.mv), n.visits, if n.visits > 0 { n.wins / n.visits as f32 } else { 0.0 })
+                let win_rate = if n.visits > 0 { n.wins / n.visits as f32 } else { 0.0 };
+                Candidate { mv: to_move(n.mv), visits: n.visits, win_rate }
             })
             .collect();
-        moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
-        let (best, _, win_rate) = moves.first().copied().unwrap_or((Move::Pass, 0, 0.0));
+        moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.win_rate.total_cmp(&a.win_rate)));
+        let (best, win_rate) = moves.first().map_or((Move::Pass, 0.0), |c| (c.mv, c.win_rate));
         let sampled: u32 = self.workers.iter().map(|w| w.playouts.div_ceil(4)).sum();
         let scale = 1.0 / sampled.max(1) as f32;
         let mut ownership = vec![0f32; Point::TABLE_SIZE];

@@ -3,6 +3,7 @@
 use tengen_core::{Board, Color, Game, Move, Point};
 
 use super::tree::point;
+use crate::params::SearchParams;
 use crate::predictor::{Features, Predictor, Tactics};
 use crate::shapes::ShapeTable;
 
@@ -18,6 +19,34 @@ pub(super) fn candidate_moves(board: &Board, player: Color, root_game: Option<&G
             out.push(q.index() as u16);
         }
     }
+}
+
+/// The priors of a new node's children, the root's and a leaf's alike: `moves` for `player`
+/// on `board`, with `recent` the opponent's last stone and the player's own before it. Fills
+/// `tactics` (each move's, read once for the priors and the predictor) and `priors`
+/// ((simulations, wins) per move: hand-written knowledge, then shapes, then the predictor); both
+/// left empty when [`SearchParams::priors`] is off.
+pub(super) fn expansion_priors(
+    board: &Board,
+    player: Color,
+    moves: &[u16],
+    recent: (Option<Point>, Option<Point>),
+    params: &SearchParams,
+    tactics: &mut Vec<Tactics>,
+    priors: &mut Vec<(f32, f32)>,
+) {
+    tactics.clear();
+    priors.clear();
+    if !params.priors {
+        return;
+    }
+    for &mv in moves {
+        let t = Tactics::of(board, point(mv), player);
+        tactics.push(t);
+        priors.push(prior(board, player, mv, recent.0, t));
+    }
+    add_shape_priors(board, player, moves, priors, params.shape_prior);
+    add_predictor_priors(board, player, (moves, tactics), priors, params.predictor_prior, recent);
 }
 
 /// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a

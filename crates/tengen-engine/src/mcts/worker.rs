@@ -10,7 +10,7 @@ use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point};
 
 use super::Monitor;
-use super::priors::{add_predictor_priors, add_shape_priors, candidate_moves, prior};
+use super::priors::{candidate_moves, expansion_priors};
 use super::select::select;
 use super::tree::{Node, PASS, add_children, point, position_key, snapshot, top_two};
 use crate::budget::{Budget, time_is_up};
@@ -64,6 +64,32 @@ impl Worker {
             replies_2: Vec::new(),
         }
     }
+}
+
+/// Where a simulation's descent stopped.
+pub(super) struct Leaf {
+    /// The player to move there.
+    pub(super) to_play: Color,
+    /// Passes in a row before it (the opponent's pass before the search counted).
+    pub(super) passes: u32,
+    /// Two passes ended the game in the tree.
+    pub(super) ended: bool,
+    /// Its children are to be added.
+    pub(super) expand: bool,
+}
+
+/// A simulation's result.
+pub(super) struct Scored {
+    /// Black's score on the final board.
+    score: f32,
+    /// Black's win: 1, 0, ½ for a draw (in a reading, the share of the goal's points Black owns).
+    black_wins: f32,
+    /// What selection maximises for Black (see [`SearchParams::score_weight`]).
+    black_utility: f32,
+    /// The referee's count, when two passes ended the game in the tree.
+    terminal: Option<tengen_core::OwnerMap>,
+    /// The final board goes into the ownership.
+    sampled: bool,
 }
 
 /// What every worker of one search reads.
@@ -220,107 +246,136 @@ impl Worker {
         }
     }
 
-    /// One simulation: descend (tree locked), play out (unlocked), back up (locked).
+    /// One simulation: descend (tree locked), expand and play out (unlocked), score, back up
+    /// (locked).
     pub(super) fn simulate(&mut self, shared: &Shared<'_>) {
+        let leaf = self.descend(shared);
+        if leaf.expand {
+            self.expand(shared, leaf.to_play);
+        }
+        let tree_moves = self.sequence.len();
+        let scored = self.score(shared, &leaf);
+        self.first_players(tree_moves);
+        if shared.params.last_good_reply {
+            self.learn_replies(scored.black_wins);
+        }
+        {
+            let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let id = *self.path.last().expect("the root at least");
+            if leaf.expand && !nodes[id].expanded {
+                add_children(&mut nodes, id, leaf.to_play, &self.children, &self.priors);
+            }
+            self.back_up(&mut nodes, tree_moves, scored.black_wins, scored.score, scored.black_utility);
+        }
+        // Ownership from every fourth playout: the same expectation for a quarter of the
+        // scans (measured: see the commit).
+        if scored.sampled {
+            match &scored.terminal {
+                Some(owners) => {
+                    for (q, o) in owners.iter() {
+                        self.ownership[q.index()] += owner_value(o);
+                    }
+                }
+                None => {
+                    for q in self.board.points() {
+                        self.ownership[q.index()] += owner(&self.board, q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The descent from the root by [`select`], the tree locked, playing the path's moves on
+    /// the worker's board: where it stopped, and whether the leaf is to be expanded (its
+    /// second visit, unless the tree is full or a transposition already holds its children).
+    fn descend(&mut self, shared: &Shared<'_>) -> Leaf {
         let params = shared.params;
         self.board.copy_from(shared.root_board);
         self.path.clear();
         self.sequence.clear();
         self.children.clear();
-        let mut passes = u32::from(shared.opponent_passed);
-        let mut to_play = shared.color;
-        let mut ended = false;
-        let mut expand = false;
-        {
-            let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let mut id = 0usize;
-            nodes[0].visits += 1;
-            self.path.push(0);
-            // Shared children (transpositions) could lead round a cycle of positions: the
-            // descent stops at the game's move cap.
-            while nodes[id].expanded && self.sequence.len() < shared.max_moves as usize {
-                id = select(&nodes, params, id);
-                nodes[id].visits += 1;
-                self.path.push(id);
-                let mv = nodes[id].mv;
-                if mv == PASS {
-                    self.board.pass();
-                    passes += 1;
-                } else {
-                    self.board.play_unchecked(point(mv), to_play);
-                    passes = 0;
-                }
-                self.sequence.push((mv, to_play.index() as u8));
-                to_play = !to_play;
-                if passes >= 2 && shared.own_dead.is_some() {
-                    ended = true;
-                    break;
-                }
+        let mut leaf =
+            Leaf { to_play: shared.color, passes: u32::from(shared.opponent_passed), ended: false, expand: false };
+        let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut id = 0usize;
+        nodes[0].visits += 1;
+        self.path.push(0);
+        // Shared children (transpositions) could lead round a cycle of positions: the
+        // descent stops at the game's move cap.
+        while nodes[id].expanded && self.sequence.len() < shared.max_moves as usize {
+            id = select(&nodes, params, id);
+            nodes[id].visits += 1;
+            self.path.push(id);
+            let mv = nodes[id].mv;
+            if mv == PASS {
+                self.board.pass();
+                leaf.passes += 1;
+            } else {
+                self.board.play_unchecked(point(mv), leaf.to_play);
+                leaf.passes = 0;
             }
-            if !ended
-                && !nodes[id].expanded
-                && nodes[id].visits >= params.expand_after
-                && nodes.len() < params.max_nodes
-            {
-                expand = true;
-                if params.transpositions {
-                    let key = position_key(&self.board, to_play, passes > 0);
-                    let mut table = shared.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    match table.get(&key).map(|&t| t as usize) {
-                        Some(other) if other != id && nodes[other].expanded => {
-                            let (first, children) = (nodes[other].first_child, nodes[other].children);
-                            let node = &mut nodes[id];
-                            node.first_child = first;
-                            node.children = children;
-                            node.expanded = true;
-                            expand = false;
-                        }
-                        _ => {
-                            table.insert(key, id as u32);
-                        }
+            self.sequence.push((mv, leaf.to_play.index() as u8));
+            leaf.to_play = !leaf.to_play;
+            if leaf.passes >= 2 && shared.own_dead.is_some() {
+                leaf.ended = true;
+                return leaf;
+            }
+        }
+        if !nodes[id].expanded && nodes[id].visits >= params.expand_after && nodes.len() < params.max_nodes {
+            leaf.expand = true;
+            if params.transpositions {
+                let key = position_key(&self.board, leaf.to_play, leaf.passes > 0);
+                let mut table = shared.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                match table.get(&key).map(|&t| t as usize) {
+                    Some(other) if other != id && nodes[other].expanded => {
+                        let (first, children) = (nodes[other].first_child, nodes[other].children);
+                        let node = &mut nodes[id];
+                        node.first_child = first;
+                        node.children = children;
+                        node.expanded = true;
+                        leaf.expand = false;
+                    }
+                    _ => {
+                        table.insert(key, id as u32);
                     }
                 }
             }
         }
-        // The leaf's children, found unlocked and added at back-up unless another thread did.
-        if expand {
-            candidate_moves(&self.board, to_play, None, &mut self.children);
-            self.priors.clear();
-            if params.priors {
-                let last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
-                self.tactics.clear();
-                for &mv in &self.children {
-                    let tactics = Tactics::of(&self.board, point(mv), to_play);
-                    self.tactics.push(tactics);
-                    self.priors.push(prior(&self.board, to_play, mv, last, tactics));
-                }
-                add_shape_priors(&self.board, to_play, &self.children, &mut self.priors, params.shape_prior);
-                // The player's own move before the last: in the tree, or the game's last move
-                // at the root's children.
-                let previous = match self.sequence.len() {
-                    0 => None,
-                    1 => shared.last_move,
-                    n => Some(self.sequence[n - 2].0).filter(|&m| m != PASS).map(point),
-                };
-                let weight = params.predictor_prior;
-                let moves = (&self.children[..], &self.tactics[..]);
-                add_predictor_priors(&self.board, to_play, moves, &mut self.priors, weight, (last, previous));
-            }
-        }
-        let leaf_player = to_play;
-        let tree_moves = self.sequence.len();
+        leaf
+    }
+
+    /// The leaf's children for `to_play` and their priors, found unlocked and added at the
+    /// back-up unless another thread did.
+    fn expand(&mut self, shared: &Shared<'_>, to_play: Color) {
+        candidate_moves(&self.board, to_play, None, &mut self.children);
+        let last = self.sequence.last().filter(|m| m.0 != PASS).map(|m| point(m.0));
+        // The player's own move before the last: in the tree, or the game's last move at the
+        // root's children.
+        let previous = match self.sequence.len() {
+            0 => None,
+            1 => shared.last_move,
+            n => Some(self.sequence[n - 2].0).filter(|&m| m != PASS).map(point),
+        };
+        let (board, moves) = (&self.board, &self.children);
+        expansion_priors(board, to_play, moves, (last, previous), shared.params, &mut self.tactics, &mut self.priors);
+    }
+
+    /// The playout from the leaf and the count of its final board: Black's score (area minus
+    /// komi and handicap bonus — counted by [`terminal_owners`] when two passes ended the game
+    /// in the tree —, or two points a stone of the capture lead less the same when the mercy
+    /// rule ended the playout), Black's win and utility.
+    fn score(&mut self, shared: &Shared<'_>, leaf: &Leaf) -> Scored {
+        let params = shared.params;
         // Every fourth playout gives its final board to the ownership, so it is played to the
         // end: the mercy rule would leave it unfinished (and skipping those it ends would
         // bias the ownership towards the playouts without a rout).
-        let sample = self.playouts % 4 == 0;
+        let sampled = self.playouts % 4 == 0;
         // A status search's playout ends only on two passes of its own (the tree's do not
         // end the game), so that its final board is played out.
-        let pending = if shared.own_dead.is_some() { passes } else { 0 };
-        let mercy = if ended { None } else { self.play_out(shared, to_play, pending, !sample) };
-        // Black's score: area minus komi and handicap bonus (counted by `terminal_owners` when
-        // two passes ended the game in the tree), or two points a stone of the capture lead
-        // less the same when the mercy rule ended the playout.
-        let terminal = ended
+        let pending = if shared.own_dead.is_some() { leaf.passes } else { 0 };
+        let mercy = if leaf.ended { None } else { self.play_out(shared, leaf.to_play, pending, !sampled) };
+        let terminal = leaf
+            .ended
             .then(|| terminal_owners(&mut self.board, shared.color, shared.own_dead.as_deref().unwrap_or_default()));
         let score = match (mercy, &terminal) {
             // Against the komi as well: a komi no board can make up stays lost (±361).
@@ -344,34 +399,7 @@ impl Worker {
         } else {
             black_wins
         };
-        self.first_players(tree_moves);
-        if params.last_good_reply {
-            self.learn_replies(black_wins);
-        }
-        {
-            let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let leaf = *self.path.last().expect("the root at least");
-            if expand && !nodes[leaf].expanded {
-                add_children(&mut nodes, leaf, leaf_player, &self.children, &self.priors);
-            }
-            self.back_up(&mut nodes, tree_moves, black_wins, score, black_utility);
-        }
-        // Ownership from every fourth playout: the same expectation for a quarter of the
-        // scans (measured: see the commit).
-        if sample {
-            match &terminal {
-                Some(owners) => {
-                    for (q, o) in owners.iter() {
-                        self.ownership[q.index()] += owner_value(o);
-                    }
-                }
-                None => {
-                    for q in self.board.points() {
-                        self.ownership[q.index()] += owner(&self.board, q);
-                    }
-                }
-            }
-        }
+        Scored { score, black_wins, black_utility, terminal, sampled }
     }
 
     /// Plays playout moves until two passes in a row, the move cap, or (with `mercy`) the

@@ -142,8 +142,8 @@ fn never_passes_by_counting_its_own_dead_stones_alive() {
     let decision = engine.decide(&game, Color::White, None);
     assert!(matches!(decision, Decision::Play(Move::Play(_))), "{decision:?}");
     let r = engine.search(&game, Color::White);
-    let pass = r.moves.iter().find(|m| m.0 == Move::Pass).expect("a pass child");
-    assert!(pass.2 < 0.2, "passing loses: {pass:?}");
+    let pass = r.moves.iter().find(|m| m.mv == Move::Pass).expect("a pass child");
+    assert!(pass.win_rate < 0.2, "passing loses: {pass:?}");
     // A game ended in the tree: for White, its stones come off and the regions are
     // counted (Black's 46 points to White's 35) — the playouts' count of stones and
     // one-point eyes would give White the game by komi.

@@ -7,7 +7,8 @@ use super::*;
 use super::priors::{add_predictor_priors, add_shape_priors};
 use super::tree::{Node, PASS, PV_LENGTH, point, to_move, top_two};
 use super::worker::{Shared, Worker, owner_value, terminal_owners};
-use super::{Mcts, SearchResult};
+use super::{Candidate, Mcts, SearchResult};
+use crate::predictor::Tactics;
 use tengen_core::{Rules, Setup};
 
 mod ending;
@@ -63,7 +64,7 @@ fn the_tree_is_kept_under_the_moves_played() {
     game.play(reply).unwrap();
     let second = mcts.search(&game, Color::Black);
     assert!(second.reused > 100, "kept {} simulations", second.reused);
-    let visits: u32 = second.moves.iter().map(|m| m.1).sum();
+    let visits: u32 = second.moves.iter().map(|m| m.visits).sum();
     // The kept visits count, less the few that reached the node before it had children.
     assert!(
         visits > second.playouts && visits <= second.playouts + second.reused,
@@ -99,7 +100,7 @@ fn transposed_positions_share_their_children() {
     let first = mcts.search(&game, Color::Black);
     assert!(shared_children(&mcts.nodes) > 10, "{} shared", shared_children(&mcts.nodes));
     // Every visit is still backed up through the root's children.
-    assert_eq!(first.moves.iter().map(|m| m.1).sum::<u32>(), 20_000);
+    assert_eq!(first.moves.iter().map(|m| m.visits).sum::<u32>(), 20_000);
     // Without them, nothing is shared.
     let mut plain = Mcts::new(SearchParams { transpositions: false, ..params });
     plain.search(&game, Color::Black);
@@ -118,8 +119,8 @@ fn transposed_positions_share_their_children() {
     let second = mcts.search(&game, Color::Black);
     assert!(second.reused > 100);
     assert!(shared_children(&mcts.nodes) > 0);
-    for (mv, _, _) in &second.moves {
-        assert!(game.check(Color::Black, *mv).is_ok());
+    for &Candidate { mv, .. } in &second.moves {
+        assert!(game.check(Color::Black, mv).is_ok());
     }
 }
 
@@ -137,8 +138,8 @@ fn a_kept_tree_offers_only_legal_moves() {
         let color = game.to_move();
         let result = mcts.search(&game, color);
         kept += u32::from(result.reused > 0);
-        for (mv, _, _) in &result.moves {
-            assert!(game.check(color, *mv).is_ok(), "{mv} offered but illegal");
+        for &Candidate { mv, .. } in &result.moves {
+            assert!(game.check(color, mv).is_ok(), "{mv} offered but illegal");
         }
         game.play(result.best).unwrap();
     }
@@ -151,9 +152,9 @@ fn the_root_moves_account_for_every_simulation() {
     let r = Mcts::new(SearchParams { playouts: 2_000, ..SearchParams::default() }).search(&game, Color::Black);
     assert_eq!(r.playouts, 2_000);
     assert_eq!(r.moves.len(), 82, "81 points and a pass");
-    assert_eq!(r.moves.iter().map(|m| m.1).sum::<u32>(), 2_000);
-    assert!(r.moves.windows(2).all(|w| w[0].1 >= w[1].1), "most visited first");
-    assert_eq!(r.best, r.moves[0].0);
+    assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u32>(), 2_000);
+    assert!(r.moves.windows(2).all(|w| w[0].visits >= w[1].visits), "most visited first");
+    assert_eq!(r.best, r.moves[0].mv);
 }
 
 /// White's three stones in atari on 5×5, komi 0: taking them at C3 wins everything.
@@ -179,7 +180,7 @@ fn threads_share_one_tree() {
     for _ in 0..2 {
         let r = engine.search(&game, Color::Black);
         assert_eq!(r.playouts, 4_000, "the budget is shared, not per thread");
-        assert_eq!(r.moves.iter().map(|m| m.1).sum::<u32>(), 4_000, "every visit backed up");
+        assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u32>(), 4_000, "every visit backed up");
         assert!(engine.workers.iter().all(|w| w.playouts > 0), "every thread took part");
         assert!(r.ownership.iter().all(|o| o.abs() <= 1.0));
     }
