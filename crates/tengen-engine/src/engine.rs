@@ -43,6 +43,58 @@ pub trait Engine {
         let _ = (game, color, interval, stop, report);
         false
     }
+
+    /// What the search behind the last [`Engine::decide`] found, when the engine searches
+    /// (`tengen gtp -v` prints it on stderr).
+    fn last_search(&self) -> Option<&SearchReport> {
+        None
+    }
+}
+
+/// What the search behind a decision found: its best move before the choice's rules (a pass
+/// replaced, the weak levels' draw), for a log line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    /// The network search's (visits, the lead reported) or the playout search's.
+    pub network: bool,
+    /// The player searched for.
+    pub color: Color,
+    /// The most visited move.
+    pub best: Move,
+    /// Its win rate, 0 to 1.
+    pub win_rate: f32,
+    /// Its mean score lead, where the search estimates one (the network's).
+    pub lead: Option<f32>,
+    /// Simulations (visits) of this search.
+    pub simulations: u32,
+    /// Those kept from the last search's tree.
+    pub kept: u32,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// Its principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl std::fmt::Display for SearchReport {
+    /// One line: `tengen: B C3 win 61.2% after 1500 simulations (0 kept) in 0.08 s, 18750/s;
+    /// pv C3 D4 …` (`tengen-nn: … lead +2.5 after 30 visits …` for the network search).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let player = if self.color == Color::Black { "B" } else { "W" };
+        let rate = f64::from(self.simulations) / self.seconds.max(1e-9);
+        let pv = self.pv.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+        let (name, unit) = if self.network { ("tengen-nn", "visits") } else { ("tengen", "simulations") };
+        write!(f, "{name}: {player} {} win {:.1}%", self.best, 100.0 * self.win_rate)?;
+        if let Some(lead) = self.lead {
+            write!(f, " lead {lead:+.1}")?;
+        }
+        write!(f, " after {} {unit} ({} kept) in {:.2} s, ", self.simulations, self.kept, self.seconds)?;
+        if self.network {
+            write!(f, "{rate:.1}/s")?
+        } else {
+            write!(f, "{rate:.0}/s")?
+        }
+        write!(f, "; pv {pv}")
+    }
 }
 
 /// What a search has found so far, for the analysis commands of GUIs.

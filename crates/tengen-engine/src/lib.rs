@@ -2,6 +2,7 @@
 //! random engine for tests, [`Mcts`], a Monte-Carlo tree search with RAVE, and [`NetSearch`],
 //! a PUCT search on a KataGo network.
 
+mod arena;
 mod budget;
 mod dead;
 mod decide;
@@ -15,8 +16,9 @@ mod random;
 pub mod shapes;
 
 pub use budget::Budget;
-pub use engine::{Analysis, Decision, Engine, MoveStats};
-pub use mcts::{Candidate, Mcts, SearchResult};
+pub use decide::Candidate;
+pub use engine::{Analysis, Decision, Engine, MoveStats, SearchReport};
+pub use mcts::{Mcts, SearchResult};
 pub use net::{NetSearch, engine_at_level};
-pub use params::SearchParams;
+pub use params::{Limit, SearchParams};
 pub use random::RandomEngine;

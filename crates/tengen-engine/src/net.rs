@@ -26,10 +26,11 @@ use rand::{Rng, SeedableRng};
 use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
 use tengen_nn::{CachedModel, Evaluation, input_features, katago_index};
 
-use crate::budget::{Budget, Leader, leaders, time_is_up, within};
-use crate::decide::draw_by_visits;
-use crate::engine::{Analysis, Decision, Engine, MoveStats};
-use crate::params::SearchParams;
+use crate::arena::{ArenaNode, best_line, top_two};
+use crate::budget::{Budget, time_is_up, within};
+use crate::decide::{Candidate, Manner, Position, choose, needs_dead};
+use crate::engine::{Analysis, Decision, Engine, MoveStats, SearchReport};
+use crate::params::{Limit, SearchParams};
 
 /// A node's state (a leaf where two passes ended play stays a leaf: it is counted at each
 /// visit).
@@ -65,6 +66,27 @@ struct Node {
     first_child: u32,
     children: u32,
     state: State,
+}
+
+impl ArenaNode for Node {
+    fn mv(&self) -> Move {
+        self.mv
+    }
+
+    fn visits(&self) -> u32 {
+        self.visits
+    }
+
+    fn wins(&self) -> f64 {
+        self.wins
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        match self.state {
+            State::Expanded => self.first_child as usize..(self.first_child + self.children) as usize,
+            State::Leaf => 0..0,
+        }
+    }
 }
 
 impl Node {
@@ -117,6 +139,8 @@ pub struct NetSearch {
     evaluations: u32,
     /// Visits the last search found in the kept tree.
     kept: u32,
+    /// What the last search found.
+    report: Option<SearchReport>,
 }
 
 /// The computer at `level` (1–10) with this seed: with a network, levels 6 to 10 search with
@@ -150,18 +174,22 @@ struct Shared<'a> {
     own_dead: &'a [Point],
 }
 
-/// The two most visited children of the root: visits and win rate.
-fn top_two(nodes: &[Node]) -> (Leader, Leader) {
-    let first = nodes[0].first_child as usize;
-    leaders(nodes[first..first + nodes[0].children as usize].iter().map(|c| (c.visits, c.wins)))
-}
-
 impl NetSearch {
     /// A search on `model` with these parameters (`playouts` counts the network's visits).
     #[must_use]
     pub fn new(model: Arc<CachedModel>, params: SearchParams) -> NetSearch {
         let rng = SmallRng::seed_from_u64(params.seed);
-        NetSearch { model, params, rng, nodes: Vec::new(), root: None, ownership: Vec::new(), evaluations: 0, kept: 0 }
+        NetSearch {
+            model,
+            params,
+            rng,
+            nodes: Vec::new(),
+            root: None,
+            ownership: Vec::new(),
+            evaluations: 0,
+            kept: 0,
+            report: None,
+        }
     }
 
     /// The parameters.
@@ -235,7 +263,7 @@ impl NetSearch {
         let started = Instant::now();
         let time = within(budget, self.params.time);
         let unlimited = monitor.is_some() || (budget.is_some() && self.params.time_first);
-        let limit = if unlimited { u32::MAX - 1024 } else { self.params.playouts.max(1) };
+        let limit = if unlimited { Limit::Unlimited } else { self.params.playouts }.cap().max(1);
         let shared = Shared {
             params: &self.params,
             model: &self.model,
@@ -286,23 +314,19 @@ impl NetSearch {
         self.ownership = ownership;
         self.evaluations = evaluations;
         self.root = Some(Root { start_hash: game.start().hash(), moves: game.moves().to_vec() });
-        if self.params.verbose {
-            let visits = self.nodes[0].visits - kept;
-            let analysis = self.analysis();
-            let best = analysis.moves.first();
-            eprintln!(
-                "tengen-nn: {} {} win {:.1}% lead {:+.1} after {} visits ({} kept) in {:.2} s, {:.1}/s; pv {}",
-                if color == Color::Black { "B" } else { "W" },
-                best.map_or(Move::Pass, |m| m.mv),
-                100.0 * best.map_or(0.0, |m| m.win_rate),
-                best.map_or(0.0, |m| m.score_lead),
-                visits,
-                kept,
-                started.elapsed().as_secs_f64(),
-                f64::from(visits) / started.elapsed().as_secs_f64().max(1e-9),
-                best.map(|m| m.pv.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")).unwrap_or_default()
-            );
-        }
+        let analysis = self.analysis();
+        let best = analysis.moves.first();
+        self.report = Some(SearchReport {
+            network: true,
+            color,
+            best: best.map_or(Move::Pass, |m| m.mv),
+            win_rate: best.map_or(0.0, |m| m.win_rate),
+            lead: Some(best.map_or(0.0, |m| m.score_lead)),
+            simulations: self.nodes[0].visits - kept,
+            kept,
+            seconds: started.elapsed().as_secs_f64(),
+            pv: best.map(|m| m.pv.clone()).unwrap_or_default(),
+        });
     }
 
     /// What the last search found.
@@ -595,23 +619,6 @@ fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
     best
 }
 
-/// The most visited line below node `id`.
-fn best_line(nodes: &[Node], mut id: usize, length: usize) -> Vec<Move> {
-    let mut line = Vec::new();
-    while line.len() < length && nodes[id].state == State::Expanded {
-        let n = nodes[id];
-        let f = n.first_child as usize;
-        match nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits) {
-            Some((j, best)) if best.visits > 0 => {
-                line.push(best.mv);
-                id = f + j;
-            }
-            _ => break,
-        }
-    }
-    line
-}
-
 /// What the tree says: the root's visited moves, most visited first (then by win rate).
 fn snapshot(nodes: &[Node], ownership: &[f64], evaluations: u32) -> Analysis {
     let root = nodes[0];
@@ -671,6 +678,10 @@ impl Engine for NetSearch {
         let decision = self.decide_freely(game, color, budget);
         crate::etiquette::observed(self.params.etiquette, game, color, decision)
     }
+
+    fn last_search(&self) -> Option<&SearchReport> {
+        self.report.as_ref()
+    }
 }
 
 impl NetSearch {
@@ -686,7 +697,7 @@ impl NetSearch {
         let mut dead = None;
         if opponent_passed {
             let judged = self.dead_stones_with(&game, 2);
-            if !crate::dead::undecided(game.board(), &judged) && crate::dead::passes_back(&game, color, &judged) {
+            if crate::decide::passes_back(&game, color, &judged, true) {
                 return Decision::Play(Move::Pass);
             }
             dead = Some(judged);
@@ -698,29 +709,21 @@ impl NetSearch {
             self.clear();
         }
         let analysis = self.search_counting(&game, budget, &own_dead);
-        let Some(best) = analysis.moves.first() else { return Decision::Play(Move::Pass) };
-        if analysis.playouts >= self.params.resign_after.min(self.params.playouts)
-            && best.win_rate < self.params.resign_below
-        {
-            return Decision::Resign;
-        }
-        // Never pass while the opponent has dead stones on the board to take off: under area
-        // counting taking them costs nothing, and leaving them asks the counting to agree.
-        if best.mv == Move::Pass {
-            let dead = dead.unwrap_or_else(|| self.dead_stones_with(&game, 2));
-            let open = crate::dead::undecided(game.board(), &dead);
-            if (open || crate::dead::opponent_dead_stands(game.board(), color, &dead))
-                && let Some(other) = analysis.moves.iter().find(|m| m.mv != Move::Pass)
-            {
-                return Decision::Play(other.mv);
-            }
+        if analysis.moves.is_empty() {
             return Decision::Play(Move::Pass);
         }
-        if self.params.temperature <= 0.0 {
-            return Decision::Play(best.mv);
-        }
-        // Weak levels: a move drawn by visits^(1/T), stones only.
-        let visits: Vec<(Move, u32)> = analysis.moves.iter().map(|m| (m.mv, m.visits)).collect();
-        Decision::Play(draw_by_visits(&visits, self.params.temperature, &mut self.rng).unwrap_or(best.mv))
+        let moves: Vec<Candidate> =
+            analysis.moves.iter().map(|m| Candidate { mv: m.mv, visits: m.visits, win_rate: m.win_rate }).collect();
+        // The searchable game is in play.
+        let at = Position { board: game.board(), color, in_play: true, opponent_passed };
+        let resign_after = self.params.resign_after.min(self.params.playouts.cap());
+        let manner = Manner { resign_streak: 1, resign_after, clean_up: false };
+        // Judged only when the choice needs it: a pass to replace.
+        let dead = match dead {
+            Some(dead) => dead,
+            None if needs_dead(&at, &moves, &manner) => self.dead_stones_with(&game, 2),
+            None => Vec::new(),
+        };
+        choose(&at, &moves, analysis.playouts, &dead, &self.params, &manner, &mut 0, &mut self.rng)
     }
 }

@@ -1,14 +1,54 @@
 //! The search's parameters.
 
+use std::fmt;
 use std::time::Duration;
 
 use tengen_core::Policy;
 
+/// How many simulations a search may run, besides its time ([`SearchParams::time`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// At most this many.
+    Simulations(u32),
+    /// As many as the time allows, or until the caller stops the search.
+    Unlimited,
+}
+
+impl Limit {
+    /// The number of simulations, `None` when unlimited.
+    #[must_use]
+    pub fn simulations(self) -> Option<u32> {
+        match self {
+            Limit::Simulations(n) => Some(n),
+            Limit::Unlimited => None,
+        }
+    }
+
+    /// The count at which a search's shared counter of simulations stops: an unlimited search
+    /// short of the counter's overflow (each thread claims one past it).
+    pub(crate) fn cap(self) -> u32 {
+        match self {
+            Limit::Simulations(n) => n,
+            Limit::Unlimited => u32::MAX - 1024,
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Simulations(n) => write!(f, "{n}"),
+            Limit::Unlimited => f.write_str("unlimited"),
+        }
+    }
+}
+
 /// Every tunable of the search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
-    /// Stop after this many simulations.
-    pub playouts: u32,
+    /// Stop after this many simulations ([`Limit::Unlimited`]: when the time is up, or when
+    /// the caller stops the search).
+    pub playouts: Limit,
     /// Stop after this long, if set (whichever limit comes first).
     pub time: Option<Duration>,
     /// UCT exploration constant. 0 by default: the AMAF statistics and their priors do the
@@ -90,9 +130,6 @@ pub struct SearchParams {
     /// node's children, so that their statistics gather every move order. Off by default: 12
     /// of 20 against GNU Go at 1 s on 9×9, no different from without (docs/measurements.md).
     pub transpositions: bool,
-    /// After each decision, one line on stderr: the move, its win rate and score, the
-    /// simulations (new and kept) and the principal variation.
-    pub verbose: bool,
     /// 0: play the most visited move. Above 0: choose among the root's moves with
     /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
     pub temperature: f32,
@@ -130,11 +167,16 @@ impl SearchParams {
     #[must_use]
     pub fn level(level: u8) -> SearchParams {
         assert!((1..=SearchParams::MAX_LEVEL).contains(&level), "levels are 1 to 10");
-        let playouts = [16, 50, 150, 400, 1_000, 3_000, 8_000, 20_000, 50_000, 200_000][usize::from(level) - 1];
+        let simulations = [16, 50, 150, 400, 1_000, 3_000, 8_000, 20_000, 50_000, 200_000][usize::from(level) - 1];
         let temperature = [1.0, 0.6, 0.3][..].get(usize::from(level) - 1).copied().unwrap_or(0.0);
         // Resigning needs a judgement of at least 1,000 simulations: the weakest levels, whose
         // few simulations are noise, play on to the end instead.
-        SearchParams { playouts, temperature, resign_after: (playouts / 2).max(1_000), ..SearchParams::default() }
+        SearchParams {
+            playouts: Limit::Simulations(simulations),
+            temperature,
+            resign_after: (simulations / 2).max(1_000),
+            ..SearchParams::default()
+        }
     }
 }
 
@@ -145,7 +187,7 @@ impl SearchParams {
     #[must_use]
     pub fn network() -> SearchParams {
         SearchParams {
-            playouts: 400,
+            playouts: Limit::Simulations(400),
             resign_below: 0.03,
             resign_after: 30,
             score_weight: 0.1,
@@ -166,14 +208,14 @@ impl SearchParams {
             10 => 1_600,
             _ => return None,
         };
-        Some(SearchParams { playouts: visits, ..SearchParams::network() })
+        Some(SearchParams { playouts: Limit::Simulations(visits), ..SearchParams::network() })
     }
 }
 
 impl Default for SearchParams {
     fn default() -> SearchParams {
         SearchParams {
-            playouts: 10_000,
+            playouts: Limit::Simulations(10_000),
             time: None,
             exploration: 0.0,
             rave_equivalence: 1000.0,
@@ -197,7 +239,6 @@ impl Default for SearchParams {
             reuse_tree: true,
             transpositions: false,
             score_weight: 0.3,
-            verbose: false,
             threads: 1,
             cpuct: 0.5,
             fpu_reduction: 0.1,

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules, Setup};
-use tengen_engine::{Budget, Decision, Engine, NetSearch, SearchParams};
+use tengen_engine::{Budget, Decision, Engine, Limit, NetSearch, SearchParams};
 use tengen_nn::{CachedModel, Model};
 
 fn model() -> Arc<CachedModel> {
@@ -26,7 +26,7 @@ fn model() -> Arc<CachedModel> {
 }
 
 fn search(visits: u32) -> NetSearch {
-    NetSearch::new(model(), SearchParams { playouts: visits, ..SearchParams::network() })
+    NetSearch::new(model(), SearchParams { playouts: Limit::Simulations(visits), ..SearchParams::network() })
 }
 
 fn at(s: &str) -> Point {
@@ -98,7 +98,10 @@ fn the_tree_is_kept_under_the_moves_played() {
 #[test]
 fn threads_share_one_tree() {
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let mut net = NetSearch::new(model(), SearchParams { playouts: 30, threads: 2, ..SearchParams::network() });
+    let mut net = NetSearch::new(
+        model(),
+        SearchParams { playouts: Limit::Simulations(30), threads: 2, ..SearchParams::network() },
+    );
     let a = net.search(&game, None);
     assert_eq!(a.playouts, 30);
     // The root's first visit, or two when both threads reached it before it had children.
@@ -123,7 +126,10 @@ fn a_budget_outlasts_the_visits_when_time_comes_first() {
     let game = Game::new(9, Rules::chinese()).unwrap();
     let budget = Some(Budget::fixed(Duration::from_millis(400)));
     assert_eq!(search(2).search(&game, budget).playouts, 2);
-    let mut timed = NetSearch::new(model(), SearchParams { playouts: 2, time_first: true, ..SearchParams::network() });
+    let mut timed = NetSearch::new(
+        model(),
+        SearchParams { playouts: Limit::Simulations(2), time_first: true, ..SearchParams::network() },
+    );
     assert!(timed.search(&game, budget).playouts > 2);
     timed.clear();
     assert_eq!(timed.search(&game, None).playouts, 2);
@@ -288,7 +294,7 @@ fn resigns_a_hopeless_game() {
         . . X . . . . . .
         . . . . . . . . .";
     let game = position(text, 7.5, Color::Black);
-    let mut net = NetSearch::new(model(), SearchParams { playouts: 40, ..SearchParams::network() });
+    let mut net = NetSearch::new(model(), SearchParams { playouts: Limit::Simulations(40), ..SearchParams::network() });
     // Resigning needs 30 visits.
     let d = net.decide(&game, Color::Black, None);
     assert_eq!(d, Decision::Resign, "{d:?}");
@@ -297,6 +303,7 @@ fn resigns_a_hopeless_game() {
 #[test]
 fn network_levels_start_at_six() {
     assert!(SearchParams::network_level(5).is_none());
-    let visits: Vec<u32> = (6..=10).map(|l| SearchParams::network_level(l).unwrap().playouts).collect();
+    let visits: Vec<u32> =
+        (6..=10).map(|l| SearchParams::network_level(l).unwrap().playouts.simulations().unwrap()).collect();
     assert!(visits.windows(2).all(|w| w[0] < w[1]), "{visits:?}");
 }

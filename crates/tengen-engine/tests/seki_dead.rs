@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use tengen_core::{Game, Point, Setup};
-use tengen_engine::{Mcts, SearchParams};
+use tengen_engine::{Limit, Mcts, SearchParams};
 
 /// `(title, board text, dead vertices)` of each case with a `dead` line.
 fn cases() -> Vec<(String, String, Vec<String>)> {
@@ -44,7 +44,8 @@ fn the_judgement_never_calls_a_seki_dead() {
             let game = Game::try_from(Setup::from_ascii(&text).unwrap()).unwrap();
             let mut expected: Vec<Point> = dead.iter().map(|v| v.parse().unwrap()).collect();
             expected.sort();
-            let judged = Mcts::new(SearchParams { playouts: 4_000, ..SearchParams::default() }).dead_stones_of(&game);
+            let judged = Mcts::new(SearchParams { playouts: Limit::Simulations(4_000), ..SearchParams::default() })
+                .dead_stones_of(&game);
             assert_eq!(judged, expected, "{title} (colours swapped: {swap})\n{text}");
         }
     }

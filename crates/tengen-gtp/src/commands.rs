@@ -179,7 +179,9 @@ fn genmove(s: &mut Session, args: &[&str]) -> Reply {
     let c = color(args[0])?;
     ready_to_play(s)?;
     let budget = s.clock.budget(c, s.game.board().empty_count());
-    match s.engine.decide(&s.game, c, budget) {
+    let decision = s.engine.decide(&s.game, c, budget);
+    log_search(s);
+    match decision {
         Decision::Play(m) => {
             s.game.play_as(c, m).map_err(|e| format!("the engine chose an illegal move: {e}"))?;
             Ok(m.to_string())
@@ -188,6 +190,13 @@ fn genmove(s: &mut Session, args: &[&str]) -> Reply {
             s.game.resign(c);
             Ok("resign".into())
         }
+    }
+}
+
+/// Tells the session's log what the search behind the last decision found.
+fn log_search(s: &mut Session) {
+    if let (Some(log), Some(report)) = (s.log.as_mut(), s.engine.last_search()) {
+        log(report);
     }
 }
 
@@ -457,7 +466,9 @@ fn reg_genmove(s: &mut Session, args: &[&str]) -> Reply {
     arity(args, 1)?;
     let c = color(args[0])?;
     let budget = s.clock.budget(c, s.game.board().empty_count());
-    Ok(match s.engine.decide(&s.game, c, budget) {
+    let decision = s.engine.decide(&s.game, c, budget);
+    log_search(s);
+    Ok(match decision {
         Decision::Play(m) => m.to_string(),
         Decision::Resign => "resign".into(),
     })

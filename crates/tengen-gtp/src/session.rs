@@ -9,7 +9,7 @@ use crate::analyze;
 use crate::commands::COMMANDS;
 use crate::inbox::Inbox;
 use std::time::Duration;
-use tengen_engine::{Budget, Engine};
+use tengen_engine::{Budget, Engine, SearchReport};
 
 /// The longest line kept; the rest of a longer line is read and dropped.
 const MAX_LINE: usize = 65_536;
@@ -109,6 +109,9 @@ impl Clock {
     }
 }
 
+/// Told what the search behind a decision found ([`Session::log_searches`]).
+pub(crate) type SearchLog = Box<dyn FnMut(&SearchReport) + Send>;
+
 /// One GTP session: a game, the engine, and what GTP says between games.
 pub struct Session {
     pub(crate) game: Game,
@@ -121,6 +124,8 @@ pub struct Session {
     pub(crate) friendly_pass_ok: bool,
     /// `loadsgf` adopts the record's `RU` (otherwise the rules set over GTP stay).
     pub(crate) sgf_rules: bool,
+    /// Told what the search behind each `genmove` found.
+    pub(crate) log: Option<SearchLog>,
     pub(crate) quit: bool,
 }
 
@@ -140,8 +145,17 @@ impl Session {
             clock: Clock::default(),
             friendly_pass_ok: true,
             sgf_rules: false,
+            log: None,
             quit: false,
         }
+    }
+
+    /// Calls `log` with what the engine's search found after each `genmove` and
+    /// `reg_genmove` (where the engine reports it: [`Engine::last_search`]).
+    #[must_use]
+    pub fn log_searches(mut self, log: impl FnMut(&SearchReport) + Send + 'static) -> Session {
+        self.log = Some(Box::new(log));
+        self
     }
 
     /// Whether `loadsgf` adopts the rules a record names in `RU` (by default the rules set

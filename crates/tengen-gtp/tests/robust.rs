@@ -86,8 +86,8 @@ fn genmove_plays_whole_games() {
 
 #[test]
 fn genmove_respects_time_settings() {
-    use tengen_engine::{Mcts, SearchParams};
-    let mut s = Session::new(Mcts::new(SearchParams { playouts: u32::MAX, ..SearchParams::default() }));
+    use tengen_engine::{Limit, Mcts, SearchParams};
+    let mut s = Session::new(Mcts::new(SearchParams { playouts: Limit::Unlimited, ..SearchParams::default() }));
     s.execute("boardsize 19");
     s.execute("time_settings 0 1 1");
     let started = std::time::Instant::now();

@@ -621,7 +621,7 @@ mod tests {
 
     fn searcher() -> Searcher {
         Searcher::Playouts(Box::new(Mcts::new(SearchParams {
-            playouts: 400,
+            playouts: tengen_engine::Limit::Simulations(400),
             time: None,
             seed: 7,
             ..SearchParams::level(10)

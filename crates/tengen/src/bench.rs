@@ -131,7 +131,7 @@ fn search(args: &SearchArgs) -> Result<()> {
     }
     let game = tengen_core::Game::new(args.span.size, tengen_core::Rules::chinese()).context("bench search")?;
     let params = tengen_engine::SearchParams {
-        playouts: u32::MAX,
+        playouts: tengen_engine::Limit::Unlimited,
         time: Some(duration),
         threads: args.threads,
         policy: args.policy,
@@ -260,7 +260,7 @@ fn nn(args: &NnArgs) -> Result<()> {
     // The search: no cache to speak of, so that every visit is an evaluation or a counted end.
     let network = std::sync::Arc::new(tengen_nn::CachedModel::new(model, 1));
     let params = tengen_engine::SearchParams {
-        playouts: u32::MAX - 1024,
+        playouts: tengen_engine::Limit::Unlimited,
         time: Some(duration),
         threads,
         ..tengen_engine::SearchParams::network()

@@ -5,7 +5,7 @@ use clap::Args;
 use std::time::Duration;
 use tengen_core::Rules;
 
-use tengen_engine::{Mcts, NetSearch, SearchParams};
+use tengen_engine::{Limit, Mcts, NetSearch, SearchParams};
 use tengen_gtp::{RandomEngine, Session};
 
 /// Options of `tengen gtp`.
@@ -155,7 +155,9 @@ pub fn run(args: &GtpArgs) -> Result<()> {
     let network = args.model.as_deref().map(crate::network::load).transpose()?;
     let network_params = match (&network, args.level) {
         (None, _) => None,
-        (Some(_), None) => Some(SearchParams { playouts: args.playouts.unwrap_or(400), ..SearchParams::network() }),
+        (Some(_), None) => {
+            Some(SearchParams { playouts: Limit::Simulations(args.playouts.unwrap_or(400)), ..SearchParams::network() })
+        }
         (Some(_), Some(level)) => SearchParams::network_level(level),
     };
     // The flags over a level's or a default's parameters (each search reads its own).
@@ -164,7 +166,6 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         seed: args.seed,
         reuse_tree: !args.no_reuse,
         etiquette: !args.no_etiquette,
-        verbose: args.verbose,
         threads: usize::from(args.threads),
         time_first: args.playouts.is_none() && args.level.is_none(),
         ..args.tuning.apply(base)
@@ -175,12 +176,15 @@ pub fn run(args: &GtpArgs) -> Result<()> {
         Session::with_rules(NetSearch::new(network, flagged(base)), rules)
     } else {
         let base = args.level.map_or(
-            SearchParams { playouts: args.playouts.unwrap_or(10_000), ..SearchParams::default() },
+            SearchParams { playouts: Limit::Simulations(args.playouts.unwrap_or(10_000)), ..SearchParams::default() },
             SearchParams::level,
         );
         Session::with_rules(Mcts::new(flagged(base)), rules)
     };
     session = session.sgf_rules(args.sgf_rules);
+    if args.verbose {
+        session = session.log_searches(|report| eprintln!("{report}"));
+    }
     // The session reads on a thread of its own (analysis ends when a line arrives).
     session.run(std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;
     Ok(())

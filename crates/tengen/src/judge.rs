@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use tengen_core::{Color, Game, Move, Phase};
-use tengen_engine::{Mcts, SearchParams};
+use tengen_engine::{Limit, Mcts, SearchParams};
 use tengen_nn::{Model, input_features};
 
 use crate::gtp::Tuning;
@@ -141,7 +141,7 @@ pub fn run(args: &LossArgs) -> Result<()> {
         bail!("no position of the records lies between moves {} and {}", args.from, args.to);
     }
     let params = SearchParams {
-        playouts: if args.seconds.is_some() { u32::MAX - 1024 } else { args.playouts },
+        playouts: if args.seconds.is_some() { Limit::Unlimited } else { Limit::Simulations(args.playouts) },
         time: args.seconds.map(Duration::from_secs_f64),
         seed: args.seed,
         reuse_tree: false,

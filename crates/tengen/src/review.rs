@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use tengen_engine::{Mcts, NetSearch, SearchParams};
+use tengen_engine::{Limit, Mcts, NetSearch, SearchParams};
 use tengen_review::{Searcher, annotations, review, svg, text};
 use tengen_sgf::write_annotated;
 
@@ -55,9 +55,13 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         bail!("{}: the record has no moves to review", args.game.display());
     }
     let network = args.model.as_deref().map(crate::network::load).transpose()?;
-    let default = if network.is_some() { 24 } else { SearchParams::level(args.level).playouts };
+    let default = match network {
+        Some(_) => 24,
+        None => SearchParams::level(args.level).playouts.simulations().unwrap_or(1),
+    };
+    let simulations = args.playouts.unwrap_or(default).max(1);
     let params = SearchParams {
-        playouts: args.playouts.unwrap_or(default).max(1),
+        playouts: Limit::Simulations(simulations),
         time: None,
         temperature: 0.0,
         threads: args.threads.max(1),
@@ -69,7 +73,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         None => Searcher::Playouts(Box::new(Mcts::new(params.clone()))),
     };
     let file = args.game.display().to_string();
-    let review = review(&game, &mut searcher, params.playouts, &file, &replay.info, &mut |_| ControlFlow::Continue(()))
+    let review = review(&game, &mut searcher, simulations, &file, &replay.info, &mut |_| ControlFlow::Continue(()))
         .with_context(|| format!("{file}: cannot review"))?;
     if let Some(out) = &args.out {
         let (comment, notes) = annotations(&review);

@@ -26,12 +26,14 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point};
 
+use crate::arena::best_line;
 use crate::budget::{Budget, within};
-use crate::engine::{Analysis, Decision, Engine};
-use crate::params::SearchParams;
+use crate::decide::Candidate;
+use crate::engine::{Analysis, Decision, Engine, SearchReport};
+use crate::params::{Limit, SearchParams};
 use priors::{candidate_moves, expansion_priors};
 use status::TERMINAL_STATUS_PLAYOUTS;
-use tree::{Node, add_children, best_line, snapshot, to_move};
+use tree::{Node, add_children, snapshot, to_move};
 use worker::{Shared, Worker};
 
 mod decide;
@@ -43,17 +45,6 @@ mod status;
 mod tests;
 mod tree;
 mod worker;
-
-/// One of the root's moves after a search.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Candidate {
-    /// The move.
-    pub mv: Move,
-    /// Simulations through it.
-    pub visits: u32,
-    /// Its win rate for the player to move (0 unvisited).
-    pub win_rate: f32,
-}
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -71,6 +62,14 @@ pub struct SearchResult {
     /// Per point (indexed by `Point::index`), from −1 (White's) to +1 (Black's): who owned it
     /// at the end of the playouts.
     pub ownership: Vec<f32>,
+}
+
+/// When a search stops: after `limit` simulations or when `budget` is spent, whichever comes
+/// first.
+#[derive(Clone, Copy, Debug)]
+struct Stop {
+    limit: Limit,
+    budget: Option<Budget>,
 }
 
 /// The analysis hook of a search: `report` every `interval`, stop when it says so.
@@ -93,6 +92,8 @@ pub struct Mcts {
     /// Per colour, its searches in a row that found the game lost (see
     /// [`SearchParams::resign_moves`]).
     lost_searches: [u32; 2],
+    /// What the search behind the last decision found.
+    report: Option<SearchReport>,
 }
 
 /// The root position of the last search.
@@ -126,7 +127,7 @@ impl Mcts {
     pub fn new(params: SearchParams) -> Mcts {
         let rng = SmallRng::seed_from_u64(params.seed ^ 0x9e37_79b9_7f4a_7c15);
         let workers = (0..params.threads.max(1)).map(|k| Worker::new(params.seed.wrapping_add(k as u64))).collect();
-        Mcts { params, rng, nodes: Vec::new(), root: None, workers, lost_searches: [0; 2] }
+        Mcts { params, rng, nodes: Vec::new(), root: None, workers, lost_searches: [0; 2], report: None }
     }
 
     /// The parameters.
@@ -143,7 +144,12 @@ impl Mcts {
     /// Runs the search for `color` to move in `game` (any colour may be asked, as GTP allows),
     /// on `params.threads` threads sharing one tree.
     pub fn search(&mut self, game: &Game, color: Color) -> SearchResult {
-        self.search_monitored(game, color, None, None, Instant::now(), Ending::Judged)
+        self.search_monitored(game, color, self.configured_stop(), None, Instant::now(), Ending::Judged)
+    }
+
+    /// The stop of a search by its parameters alone: `playouts` simulations or `time`.
+    fn configured_stop(&self) -> Stop {
+        Stop { limit: self.params.playouts, budget: within(None, self.params.time) }
     }
 
     /// Searches like [`Mcts::search`] (within the configured simulations or time) and returns
@@ -154,13 +160,12 @@ impl Mcts {
         snapshot(&self.nodes, result.playouts, &result.ownership, 1)
     }
 
-    /// The search, within the clock's `budget` if given (else `params.time`), reporting to
-    /// `monitor` if given.
+    /// The search until `stop`, reporting to `monitor` if given.
     fn search_monitored(
         &mut self,
         game: &Game,
         color: Color,
-        budget: Option<Budget>,
+        stop: Stop,
         monitor: Option<&mut Monitor<'_>>,
         started: Instant,
         ending: Ending,
@@ -200,8 +205,7 @@ impl Mcts {
         };
         let reused = nodes[0].visits;
         self.root = Some(Root { board: root_board.clone(), moves: game.moves().len(), color });
-        let mut shared =
-            Shared::new(&self.params, game, color, nodes, within(budget, self.params.time), own_dead, started);
+        let mut shared = Shared::new(&self.params, game, color, nodes, stop, own_dead, started);
         if goal.is_some() {
             shared.mercy = None;
         }
@@ -261,18 +265,19 @@ impl Engine for Mcts {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Analysis),
     ) -> bool {
-        let own = (self.params.playouts, self.params.time);
-        // Until the caller stops it (or the simulation counter would overflow).
-        self.params.playouts = u32::MAX - 1024;
-        self.params.time = None;
+        // Until the caller stops it.
+        let until_stopped = Stop { limit: Limit::Unlimited, budget: None };
         let mut monitor = Monitor { interval, last: Instant::now(), stop, report };
-        self.search_monitored(game, color, None, Some(&mut monitor), Instant::now(), Ending::Judged);
-        (self.params.playouts, self.params.time) = own;
+        self.search_monitored(game, color, until_stopped, Some(&mut monitor), Instant::now(), Ending::Judged);
         true
     }
 
     fn decide(&mut self, game: &Game, color: Color, budget: Option<Budget>) -> Decision {
         let decision = self.decide_freely(game, color, budget);
         crate::etiquette::observed(self.params.etiquette, game, color, decision)
+    }
+
+    fn last_search(&self) -> Option<&SearchReport> {
+        self.report.as_ref()
     }
 }

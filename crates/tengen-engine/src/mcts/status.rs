@@ -6,7 +6,7 @@ use tengen_core::{Board, Color, Game, Point};
 
 use super::worker::owner;
 use super::{Ending, Mcts};
-use crate::params::SearchParams;
+use crate::params::{Limit, SearchParams};
 
 /// How far the mean ownership of a chain must lean the opponent's way for the final judgement
 /// ([`Mcts::dead_stones_of`], `final_status_list dead`) to call it dead: 0.1, in more than 55%
@@ -63,8 +63,10 @@ impl Mcts {
     /// so call the stones it surrounds alive; in the tree the defender answers.
     /// Within `time`, if given.
     pub(super) fn status_ownership(&self, game: &Game, simulations: u32, time: Option<Duration>) -> Vec<f32> {
-        let mut status = Mcts::new(SearchParams { playouts: simulations, time, ..self.params.clone() });
-        status.search_monitored(game, game.to_move(), None, None, Instant::now(), Ending::PlayedOut).ownership
+        let mut status =
+            Mcts::new(SearchParams { playouts: Limit::Simulations(simulations), time, ..self.params.clone() });
+        let stop = status.configured_stop();
+        status.search_monitored(game, game.to_move(), stop, None, Instant::now(), Ending::PlayedOut).ownership
     }
 
     /// The stones dead in `game`: the chains whose stones end up, on average, the opponent's
@@ -85,7 +87,7 @@ impl Mcts {
     /// share of the clock).
     pub(super) fn dead_stones_within(&mut self, game: &Game, time: Option<Duration>) -> Vec<Point> {
         let board = game.board();
-        let playouts = self.params.playouts.clamp(1_000, 20_000);
+        let playouts = self.params.playouts.cap().clamp(1_000, 20_000);
         let mut ownership = self.playout_ownership(board, game.to_move(), playouts);
         if self.params.status_simulations > 0 {
             let searched = self.status_ownership(game, self.params.status_simulations, time);
@@ -118,10 +120,12 @@ impl Mcts {
     /// by the share of the stones' points the defender owns on its played-out board.
     pub(super) fn survival(&self, game: &Game, stones: &[Point], defender: Color, time: Option<Duration>) -> f32 {
         let position = game.position_only(defender);
-        let params = SearchParams { playouts: READING_SIMULATIONS, time, reuse_tree: false, ..self.params.clone() };
+        let playouts = Limit::Simulations(READING_SIMULATIONS);
+        let params = SearchParams { playouts, time, reuse_tree: false, ..self.params.clone() };
         let mut reader = Mcts::new(params);
         let ending = Ending::Reading(stones.to_vec());
-        reader.search_monitored(&position, defender, None, None, Instant::now(), ending).win_rate
+        let stop = reader.configured_stop();
+        reader.search_monitored(&position, defender, stop, None, Instant::now(), ending).win_rate
     }
 
     /// The stones dead in `game` by the ownership of `playouts` status playouts

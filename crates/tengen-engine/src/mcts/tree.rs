@@ -4,7 +4,7 @@
 use tengen_core::{Board, Color, Game, Move, Point};
 
 use super::Mcts;
-use crate::budget::{Leader, leaders};
+use crate::arena::{ArenaNode, best_line};
 use crate::engine::{Analysis, MoveStats};
 
 pub(super) const PASS: u16 = 0;
@@ -34,32 +34,26 @@ pub(super) struct Node {
     pub(super) expanded: bool,
 }
 
-/// The two most visited children of the root: visits and win rate.
-pub(super) fn top_two(nodes: &[Node]) -> (Leader, Leader) {
-    let first = nodes[0].first_child as usize;
-    leaders(nodes[first..first + nodes[0].children as usize].iter().map(|c| (c.visits, f64::from(c.wins))))
+impl ArenaNode for Node {
+    fn mv(&self) -> Move {
+        to_move(self.mv)
+    }
+
+    fn visits(&self) -> u32 {
+        self.visits
+    }
+
+    fn wins(&self) -> f64 {
+        f64::from(self.wins)
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        if self.expanded { self.first_child as usize..(self.first_child + self.children) as usize } else { 0..0 }
+    }
 }
 
 /// Longest principal variation reported.
 pub(super) const PV_LENGTH: usize = 12;
-
-/// The most visited line below node `id`, up to `length` moves (capped: shared children of
-/// transpositions could lead round a cycle).
-pub(super) fn best_line(nodes: &[Node], mut id: usize, length: usize) -> Vec<Move> {
-    let mut line = Vec::new();
-    while line.len() < length && nodes[id].expanded {
-        let n = nodes[id];
-        let f = n.first_child as usize;
-        match nodes[f..f + n.children as usize].iter().enumerate().max_by_key(|(_, c)| c.visits) {
-            Some((j, best)) if best.visits > 0 => {
-                line.push(to_move(best.mv));
-                id = f + j;
-            }
-            _ => break,
-        }
-    }
-    line
-}
 
 /// What the tree says so far; `ownership` is one worker's sum over `sampled` playouts.
 pub(super) fn snapshot(nodes: &[Node], playouts: u32, ownership: &[f32], sampled: u32) -> Analysis {

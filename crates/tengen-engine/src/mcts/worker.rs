@@ -9,10 +9,11 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point};
 
-use super::Monitor;
 use super::priors::{candidate_moves, expansion_priors};
 use super::select::select;
-use super::tree::{Node, PASS, add_children, point, position_key, snapshot, top_two};
+use super::tree::{Node, PASS, add_children, point, position_key, snapshot};
+use super::{Monitor, Stop};
+use crate::arena::top_two;
 use crate::budget::{Budget, time_is_up};
 use crate::params::SearchParams;
 use crate::predictor::Tactics;
@@ -117,6 +118,8 @@ pub(super) struct Shared<'a> {
     /// Expanded nodes by position key (see [`position_key`]), when transpositions are on.
     /// Locked only while the tree is locked.
     pub(super) table: Mutex<std::collections::HashMap<u64, u32>>,
+    /// Simulations after which the search stops ([`Limit::cap`](crate::params::Limit)).
+    pub(super) limit: u32,
     /// When the search stops for time: the move's budget, or a fixed `params.time`.
     pub(super) budget: Option<Budget>,
     /// The last move of the game before the search, if a stone: the player's own previous
@@ -136,7 +139,7 @@ impl<'a> Shared<'a> {
         game: &'a Game,
         color: Color,
         nodes: Vec<Node>,
-        budget: Option<Budget>,
+        stop: Stop,
         own_dead: Option<Vec<Point>>,
         started: Instant,
     ) -> Self {
@@ -159,7 +162,8 @@ impl<'a> Shared<'a> {
             started,
             claimed: AtomicU32::new(0),
             table: Mutex::new(std::collections::HashMap::new()),
-            budget,
+            limit: stop.limit.cap(),
+            budget: stop.budget,
             last_move: match game.moves().last() {
                 Some(&(c, Move::Play(p))) if c != color => Some(p),
                 _ => None,
@@ -207,7 +211,6 @@ pub(super) fn owner(board: &Board, p: Point) -> f32 {
 impl Worker {
     /// Runs simulations until the shared budget of simulations or time is spent.
     pub(super) fn run(&mut self, shared: &Shared<'_>, mut monitor: Option<&mut Monitor<'_>>) {
-        let params = shared.params;
         self.playouts = 0;
         self.ownership.iter_mut().for_each(|o| *o = 0.0);
         loop {
@@ -238,7 +241,7 @@ impl Worker {
                 shared.stop.store(true, Ordering::Relaxed);
                 break;
             }
-            if shared.claimed.fetch_add(1, Ordering::Relaxed) >= params.playouts {
+            if shared.claimed.fetch_add(1, Ordering::Relaxed) >= shared.limit {
                 break;
             }
             self.simulate(shared);

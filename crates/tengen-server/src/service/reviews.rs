@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
-use tengen_engine::{Mcts, NetSearch, SearchParams};
+use tengen_engine::{Limit, Mcts, NetSearch, SearchParams};
 use tengen_nn::CachedModel;
 use tengen_review::{Progress, Review, ReviewError, Searcher};
 use utoipa::ToSchema;
@@ -289,7 +289,7 @@ impl Worker {
         let state = state_of(&stored, &events).map_err(|e| e.detail)?;
         let mut searcher = if job.engine == PLAYOUTS {
             let params = SearchParams {
-                playouts: u32::try_from(job.strength).unwrap_or(1).max(1),
+                playouts: Limit::Simulations(u32::try_from(job.strength).unwrap_or(1).max(1)),
                 time: None,
                 temperature: 0.0,
                 threads: 1,
@@ -302,7 +302,7 @@ impl Worker {
                 return Err(format!("this worker has no network for {}", job.engine));
             };
             let params = SearchParams {
-                playouts: u32::try_from(job.strength).unwrap_or(1).max(1),
+                playouts: Limit::Simulations(u32::try_from(job.strength).unwrap_or(1).max(1)),
                 time: None,
                 temperature: 0.0,
                 threads: 1,

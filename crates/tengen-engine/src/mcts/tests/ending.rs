@@ -38,7 +38,7 @@ fn answers_a_pass_with_a_pass_when_the_count_wins() {
     let mut game = Game::try_from(setup).unwrap();
     game.play(Move::Pass).unwrap();
     assert_eq!(game.score(&[]).winner(), Some(Color::Black));
-    let mut engine = Mcts::new(SearchParams { playouts: 3_000, ..SearchParams::default() });
+    let mut engine = Mcts::new(SearchParams { playouts: Limit::Simulations(3_000), ..SearchParams::default() });
     assert_ne!(engine.decide(&game, Color::White, None), Decision::Play(Move::Pass));
 }
 
@@ -84,7 +84,8 @@ fn takes_the_opponents_dead_stones_off_before_it_passes() {
     // Several seeds, and the move predictor's priors too: the capture's few simulations
     // give it a rate that strays from the search's choice by luck.
     for (seed, predictor_prior) in [(1, 0.0), (2, 0.0), (3, 0.0), (5, 0.0), (1, 30.0), (3, 30.0)] {
-        let params = SearchParams { playouts: 3_000, seed, predictor_prior, ..SearchParams::default() };
+        let params =
+            SearchParams { playouts: Limit::Simulations(3_000), seed, predictor_prior, ..SearchParams::default() };
         cleans_up_then_passes(Game::try_from(Setup { to_move: Color::White, ..setup.clone() }).unwrap(), params);
     }
 }
@@ -135,7 +136,7 @@ fn never_passes_by_counting_its_own_dead_stones_alive() {
     let dead: Vec<Point> = ["B8", "H8", "J8"].iter().map(|v| at(v)).collect();
     assert_eq!(game.score(&[]).winner(), Some(Color::White), "every stone alive");
     assert_eq!(game.score(&dead).margin(), 7, "B+3.5 with White's dead stones off");
-    let mut engine = Mcts::new(SearchParams { playouts: 5_000, ..SearchParams::default() });
+    let mut engine = Mcts::new(SearchParams { playouts: Limit::Simulations(5_000), ..SearchParams::default() });
     assert_eq!(engine.dead_stones_of(&game), dead);
     // Neither the answer to the pass nor the search (whose passes end the game inside the
     // tree) counts them alive.
@@ -165,7 +166,7 @@ fn never_passes_by_counting_its_own_dead_stones_alive() {
 fn the_side_behind_does_not_pass_early() {
     // Black is slightly behind on an empty board (komi 7.5): passing must not look good.
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let mut engine = Mcts::new(SearchParams { playouts: 5_000, ..SearchParams::default() });
+    let mut engine = Mcts::new(SearchParams { playouts: Limit::Simulations(5_000), ..SearchParams::default() });
     let mut game = game;
     for _ in 0..6 {
         let c = game.to_move();
@@ -217,7 +218,8 @@ fn dead_stones_from_ownership() {
     .unwrap();
     let game =
         Game::try_from(Setup { rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() }, ..setup }).unwrap();
-    let dead = Mcts::new(SearchParams { playouts: 4_000, ..SearchParams::default() }).dead_stones_of(&game);
+    let dead = Mcts::new(SearchParams { playouts: Limit::Simulations(4_000), ..SearchParams::default() })
+        .dead_stones_of(&game);
     assert_eq!(dead, vec![at("B3")]);
 }
 
@@ -228,7 +230,8 @@ fn a_komi_no_board_can_make_up_is_lost_in_every_simulation() {
     for (points, expected) in [(361.0, 0.0), (-361.0, 1.0)] {
         let komi = tengen_core::Komi::from_points(points).unwrap();
         let game = Game::new(9, Rules { komi, ..Rules::chinese() }).unwrap();
-        let result = Mcts::new(SearchParams { playouts: 3_000, ..SearchParams::default() }).search(&game, Color::Black);
+        let result = Mcts::new(SearchParams { playouts: Limit::Simulations(3_000), ..SearchParams::default() })
+            .search(&game, Color::Black);
         assert_eq!(result.win_rate, expected, "komi {points}");
     }
 }
@@ -336,7 +339,8 @@ fn a_straight_three_nakade_is_no_seki() {
     )
     .unwrap();
     let game = Game::try_from(setup).unwrap();
-    let dead = Mcts::new(SearchParams { playouts: 4_000, ..SearchParams::default() }).dead_stones_of(&game);
+    let dead = Mcts::new(SearchParams { playouts: Limit::Simulations(4_000), ..SearchParams::default() })
+        .dead_stones_of(&game);
     assert_eq!(tengen_core::nakade_sacrifice(game.board(), at("A2")), Some(vec![at("B1"), at("C1")]));
     for stone in ["B1", "C1"] {
         assert!(!dead.contains(&at(stone)), "{stone} lives once White's chain is taken: {dead:?}");
@@ -362,7 +366,8 @@ fn resigns_a_lost_game_and_never_plays_illegal_moves() {
     )
     .unwrap();
     let game = Game::try_from(setup).unwrap();
-    let mut engine = Mcts::new(SearchParams { playouts: 3_000, resign_after: 1_000, ..SearchParams::default() });
+    let mut engine =
+        Mcts::new(SearchParams { playouts: Limit::Simulations(3_000), resign_after: 1_000, ..SearchParams::default() });
     // The game stays lost: two searches play on, the third resigns, a new game starts the
     // count afresh; White's searches count apart.
     assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
@@ -377,7 +382,11 @@ fn resigns_a_lost_game_and_never_plays_illegal_moves() {
     assert_eq!(at_once.decide(&game, Color::Black, None), Decision::Resign);
     // Self-play on 5×5: every move the engine chooses is legal for the game.
     let mut game = Game::new(5, Rules::chinese()).unwrap();
-    let mut engine = Mcts::new(SearchParams { playouts: 300, resign_after: u32::MAX, ..SearchParams::default() });
+    let mut engine = Mcts::new(SearchParams {
+        playouts: Limit::Simulations(300),
+        resign_after: u32::MAX,
+        ..SearchParams::default()
+    });
     for _ in 0..60 {
         if game.phase() != tengen_core::Phase::Playing {
             break;

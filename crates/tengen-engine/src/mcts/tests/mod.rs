@@ -5,9 +5,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::*;
 
 use super::priors::{add_predictor_priors, add_shape_priors};
-use super::tree::{Node, PASS, PV_LENGTH, point, to_move, top_two};
+use super::tree::{Node, PASS, PV_LENGTH, point, to_move};
 use super::worker::{Shared, Worker, owner_value, terminal_owners};
-use super::{Candidate, Mcts, SearchResult};
+use super::{Candidate, Mcts, SearchResult, Stop};
+use crate::arena::top_two;
+use crate::params::Limit;
 use crate::predictor::Tactics;
 use tengen_core::{Rules, Setup};
 
@@ -23,7 +25,7 @@ fn search(text: &str, color: Color, playouts: u32) -> SearchResult {
         ..Setup::from_ascii(text).unwrap()
     };
     let game = Game::try_from(setup).unwrap();
-    Mcts::new(SearchParams { playouts, ..SearchParams::default() }).search(&game, color)
+    Mcts::new(SearchParams { playouts: Limit::Simulations(playouts), ..SearchParams::default() }).search(&game, color)
 }
 
 #[test]
@@ -46,7 +48,7 @@ fn takes_the_capture_that_decides_the_game() {
 #[test]
 fn the_tree_is_kept_under_the_moves_played() {
     let mut game = Game::new(7, Rules::chinese()).unwrap();
-    let mut mcts = Mcts::new(SearchParams { playouts: 20_000, ..SearchParams::default() });
+    let mut mcts = Mcts::new(SearchParams { playouts: Limit::Simulations(20_000), ..SearchParams::default() });
     let first = mcts.search(&game, Color::Black);
     assert_eq!(first.reused, 0);
     let Move::Play(p) = first.best else { panic!("a stone") };
@@ -95,7 +97,7 @@ fn shared_children(nodes: &[Node]) -> usize {
 #[test]
 fn transposed_positions_share_their_children() {
     let mut game = Game::new(7, Rules::chinese()).unwrap();
-    let params = SearchParams { playouts: 20_000, transpositions: true, ..SearchParams::default() };
+    let params = SearchParams { playouts: Limit::Simulations(20_000), transpositions: true, ..SearchParams::default() };
     let mut mcts = Mcts::new(params.clone());
     let first = mcts.search(&game, Color::Black);
     assert!(shared_children(&mcts.nodes) > 10, "{} shared", shared_children(&mcts.nodes));
@@ -129,7 +131,8 @@ fn a_kept_tree_offers_only_legal_moves() {
     // Self-play with a kept tree: every root move the search reports is legal, superko
     // included, and the game never needs a move the game refuses.
     let mut game = Game::new(5, Rules::chinese()).unwrap();
-    let mut mcts = Mcts::new(SearchParams { playouts: 400, transpositions: true, ..SearchParams::default() });
+    let mut mcts =
+        Mcts::new(SearchParams { playouts: Limit::Simulations(400), transpositions: true, ..SearchParams::default() });
     let mut kept = 0;
     for _ in 0..60 {
         if game.phase() != tengen_core::Phase::Playing {
@@ -149,7 +152,8 @@ fn a_kept_tree_offers_only_legal_moves() {
 #[test]
 fn the_root_moves_account_for_every_simulation() {
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let r = Mcts::new(SearchParams { playouts: 2_000, ..SearchParams::default() }).search(&game, Color::Black);
+    let r = Mcts::new(SearchParams { playouts: Limit::Simulations(2_000), ..SearchParams::default() })
+        .search(&game, Color::Black);
     assert_eq!(r.playouts, 2_000);
     assert_eq!(r.moves.len(), 82, "81 points and a pass");
     assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u32>(), 2_000);
@@ -175,7 +179,8 @@ fn decisive_capture() -> Game {
 fn threads_share_one_tree() {
     let game = Game::new(9, Rules::chinese()).unwrap();
     // The same position twice: without keeping the tree, each search starts afresh.
-    let params = SearchParams { playouts: 4_000, threads: 3, reuse_tree: false, ..SearchParams::default() };
+    let params =
+        SearchParams { playouts: Limit::Simulations(4_000), threads: 3, reuse_tree: false, ..SearchParams::default() };
     let mut engine = Mcts::new(params);
     for _ in 0..2 {
         let r = engine.search(&game, Color::Black);
@@ -189,14 +194,14 @@ fn threads_share_one_tree() {
     assert_eq!(root.visits, 4_000);
     // And the threaded search still reads the decisive capture.
     let game = decisive_capture();
-    let r =
-        Mcts::new(SearchParams { playouts: 10_000, threads: 2, ..SearchParams::default() }).search(&game, Color::Black);
+    let r = Mcts::new(SearchParams { playouts: Limit::Simulations(10_000), threads: 2, ..SearchParams::default() })
+        .search(&game, Color::Black);
     assert_eq!(r.best, Move::Play(at("C3")), "{:?}", &r.moves[..3]);
     // Ownership summed over the threads: the captured stones' points end up Black's.
     assert!(r.ownership[at("B3").index()] > 0.5, "{}", r.ownership[at("B3").index()]);
     assert!(r.ownership[at("E5").index()] > 0.5, "{}", r.ownership[at("E5").index()]);
     let timed = Mcts::new(SearchParams {
-        playouts: u32::MAX,
+        playouts: Limit::Unlimited,
         time: Some(Duration::from_millis(50)),
         threads: 2,
         ..SearchParams::default()
@@ -259,7 +264,7 @@ fn ownership_and_limits() {
     // Black owns 15 points, White 10, komi 0: Black wins most random continuations.
     assert!(r.win_rate > 0.6, "{}", r.win_rate);
     let timed = Mcts::new(SearchParams {
-        playouts: u32::MAX,
+        playouts: Limit::Unlimited,
         time: Some(Duration::from_millis(50)),
         ..SearchParams::default()
     })
@@ -269,7 +274,7 @@ fn ownership_and_limits() {
 
 #[test]
 fn levels_grow_in_simulations_and_weak_ones_vary() {
-    let budgets: Vec<u32> = (1..=10).map(|l| SearchParams::level(l).playouts).collect();
+    let budgets: Vec<u32> = (1..=10).map(|l| SearchParams::level(l).playouts.simulations().unwrap()).collect();
     assert!(budgets.windows(2).all(|w| w[0] < w[1]), "{budgets:?}");
     assert!(SearchParams::level(1).temperature > 0.0 && SearchParams::level(5).temperature == 0.0);
     let game = Game::new(9, Rules::chinese()).unwrap();
@@ -286,15 +291,14 @@ fn levels_grow_in_simulations_and_weak_ones_vary() {
 #[test]
 fn a_time_budget_stops_the_search() {
     let game = Game::new(19, Rules::chinese()).unwrap();
-    // With `time_first` the move lifts the simulation cap for its budget: it must put the
-    // caller's parameters back.
-    let params = SearchParams { playouts: u32::MAX, time_first: true, ..SearchParams::default() };
+    // With `time_first` the move searches until its budget is spent, the parameters unchanged.
+    let params = SearchParams { playouts: Limit::Simulations(1_000_000), time_first: true, ..SearchParams::default() };
     let mut engine = Mcts::new(params.clone());
     let started = Instant::now();
     let decision = engine.decide(&game, Color::Black, Some(Budget::fixed(Duration::from_millis(150))));
     assert!(matches!(decision, Decision::Play(_)));
-    // It stops at the first look after 150 ms (every 64 simulations), not at u32::MAX of
-    // them; the margin is for a slow machine.
+    // It stops at the first look after 150 ms (every 64 simulations), not after its million
+    // simulations; the margin is for a slow machine.
     assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
     assert_eq!(engine.params(), &params, "the budget is for one move only");
 }
@@ -442,8 +446,9 @@ fn the_mercy_rule_ends_a_playout_once_the_capture_lead_is_large() {
     .unwrap();
     let play_out_with = |mercy: f32, seed: u64, allowed: bool| {
         let params = SearchParams { mercy, ..SearchParams::default() };
+        let stop = Stop { limit: params.playouts, budget: None };
         let shared =
-            Shared::new(&params, &game, Color::Black, vec![Node::default()], None, Some(Vec::new()), Instant::now());
+            Shared::new(&params, &game, Color::Black, vec![Node::default()], stop, Some(Vec::new()), Instant::now());
         let mut worker = Worker::new(seed);
         worker.board = game.board().clone();
         worker.sequence = vec![(at("G7").index() as u16, 1)];
@@ -471,7 +476,12 @@ fn the_mercy_rule_ends_a_playout_once_the_capture_lead_is_large() {
 #[test]
 fn hard_choices_take_longer_and_settled_ones_less() {
     let ms = Duration::from_millis;
-    let unlimited = SearchParams { playouts: 1_000, time_first: true, reuse_tree: false, ..SearchParams::default() };
+    let unlimited = SearchParams {
+        playouts: Limit::Simulations(1_000),
+        time_first: true,
+        reuse_tree: false,
+        ..SearchParams::default()
+    };
     // The capture at C3 decides the game: settled long before the target.
     let mut engine = Mcts::new(unlimited.clone());
     let started = Instant::now();
@@ -529,12 +539,13 @@ fn a_clock_budget_outlasts_the_default_simulations_when_time_comes_first() {
     // the test is about which limit stops the search, not about speed.
     let game = Game::new(9, Rules::chinese()).unwrap();
     let long = Some(Budget::fixed(Duration::from_secs(60)));
-    let mut capped = Mcts::new(SearchParams { playouts: 100, ..SearchParams::default() });
+    let mut capped = Mcts::new(SearchParams { playouts: Limit::Simulations(100), ..SearchParams::default() });
     let started = Instant::now();
     capped.decide(&game, Color::Black, long);
     assert_eq!(capped.nodes[0].visits, 100);
     assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
-    let mut timed = Mcts::new(SearchParams { playouts: 10, time_first: true, ..SearchParams::default() });
+    let mut timed =
+        Mcts::new(SearchParams { playouts: Limit::Simulations(10), time_first: true, ..SearchParams::default() });
     let started = Instant::now();
     timed.decide(&game, Color::Black, Some(Budget::fixed(Duration::from_millis(300))));
     assert!(timed.nodes[0].visits > 10, "{}", timed.nodes[0].visits);
