@@ -40,10 +40,11 @@ pub(super) fn expansion_priors(
     if !params.priors {
         return;
     }
+    let opening = Opening::of(board);
     for &mv in moves {
         let t = Tactics::of(board, point(mv), player);
         tactics.push(t);
-        priors.push(prior(board, player, mv, recent.0, t));
+        priors.push(prior(board, player, mv, recent.0, t, opening.as_ref()));
     }
     add_shape_priors(board, player, moves, priors, params.shape_prior);
     add_predictor_priors(board, player, (moves, tactics), priors, params.predictor_prior, recent);
@@ -51,8 +52,16 @@ pub(super) fn expansion_priors(
 
 /// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
 /// strong player sees at a glance, worth a few simulations until real ones outweigh it.
-/// `last` is the opponent's last stone, `tactics` the move's.
-pub(super) fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>, tactics: Tactics) -> (f32, f32) {
+/// `last` is the opponent's last stone, `tactics` the move's, `opening` a large board's
+/// opening ([`Opening`]).
+pub(super) fn prior(
+    board: &Board,
+    player: Color,
+    mv: u16,
+    last: Option<Point>,
+    tactics: Tactics,
+    opening: Option<&Opening>,
+) -> (f32, f32) {
     let p = point(mv);
     // Every move starts from an even judgement, so that the others are bonuses and maluses.
     let (mut n, mut w) = (10.0f32, 5.0f32);
@@ -87,7 +96,89 @@ pub(super) fn prior(board: &Board, player: Color, mv: u16, last: Option<Point>, 
     if edge && empty_around {
         add(20.0, 0.1);
     }
+    if let Some(opening) = opening {
+        opening.add_prior(p, &mut add);
+    }
     (n, w)
+}
+
+/// The smallest board whose edges and corners get priors of their own ([`Opening`]): on 9 × 9
+/// every point is near an edge and a corner.
+const LARGE_BOARD: usize = 13;
+
+/// The lines from the edges that make a corner's box: its first seven both ways.
+const CORNER_BOX: u8 = 7;
+
+/// What a large board's opening looks like to the priors: which points have a stone within
+/// two lines (a 5 × 5 box round them), and which corners are still empty. With it, a quiet
+/// move (no stone within two lines) on the second line starts low and one on the third line
+/// high, as Pachi's edge priors and Gelly and Silver's (2007) have it; the 3-3, 3-4 and 4-4
+/// points of an empty corner start higher still — corners first. (A quiet move on the first
+/// line starts low on every board, in [`prior`].) Read once per expansion, and only while
+/// stones stand on at most a quarter of the points.
+pub(super) struct Opening {
+    size: u8,
+    /// By `Point::index`: a stone stands within two lines.
+    near: [bool; Point::TABLE_SIZE],
+    /// By [`Opening::corner`]: no stone in the corner's box.
+    empty_corner: [bool; 4],
+}
+
+impl Opening {
+    /// `None` on small boards and once stones stand on more than a quarter of the points.
+    pub(super) fn of(board: &Board) -> Option<Opening> {
+        let size = board.size();
+        let stones = board.stone_count(Color::Black) + board.stone_count(Color::White);
+        if size < LARGE_BOARD || 4 * stones > size * size {
+            return None;
+        }
+        let size = size as u8;
+        let mut near = [false; Point::TABLE_SIZE];
+        let mut empty_corner = [true; 4];
+        for p in board.points().filter(|&p| board.get(p).is_some()) {
+            let (c, r) = (p.col(), p.row());
+            for col in c.saturating_sub(2)..=(c + 2).min(size - 1) {
+                for row in r.saturating_sub(2)..=(r + 2).min(size - 1) {
+                    near[Point::new(col, row).expect("a point of the board").index()] = true;
+                }
+            }
+            if let Some(k) = Opening::corner(size, p) {
+                empty_corner[k] = false;
+            }
+        }
+        Some(Opening { size, near, empty_corner })
+    }
+
+    /// The corner whose box holds `p` (0 lower left, 1 lower right, 2 upper left, 3 upper
+    /// right), if any.
+    fn corner(size: u8, p: Point) -> Option<usize> {
+        let side = |x: u8| {
+            if x < CORNER_BOX {
+                Some(0)
+            } else if x + CORNER_BOX >= size {
+                Some(1)
+            } else {
+                None
+            }
+        };
+        Some(side(p.col())? + 2 * side(p.row())?)
+    }
+
+    /// Adds the opening's knowledge of `p` through `add(simulations, rate)`.
+    fn add_prior(&self, p: Point, add: &mut impl FnMut(f32, f32)) {
+        let edge = |x: u8| x.min(self.size - 1 - x);
+        let (across, up) = (edge(p.col()), edge(p.row()));
+        let quiet = !self.near[p.index()];
+        match across.min(up) {
+            1 if quiet => add(20.0, 0.1),
+            2 if quiet => add(20.0, 1.0),
+            _ => {}
+        }
+        let corner_point = matches!((across, up), (2..=3, 2..=3));
+        if corner_point && Opening::corner(self.size, p).is_some_and(|k| self.empty_corner[k]) {
+            add(30.0, 1.0);
+        }
+    }
 }
 
 /// Adds `weight` simulations of shape knowledge to the `priors` of `moves`: a move whose

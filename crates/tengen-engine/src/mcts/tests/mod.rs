@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::*;
 
-use super::priors::{add_predictor_priors, add_shape_priors};
+use super::priors::{Opening, add_predictor_priors, add_shape_priors, expansion_priors};
 use super::tree::{Node, PASS, PV_LENGTH, point, to_move};
 use super::worker::{Shared, Worker, owner_value, terminal_owners};
 use super::{Candidate, Mcts, SearchResult, Stop};
@@ -554,4 +554,51 @@ fn a_clock_budget_outlasts_the_default_simulations_when_time_comes_first() {
     timed.clear();
     timed.decide(&game, Color::Black, None);
     assert_eq!(timed.nodes[0].visits, 10);
+}
+
+#[test]
+fn a_large_boards_opening_starts_in_the_corners() {
+    // On an empty 19 × 19 board: the 4-4 and 3-4 points of the empty corners first, then the
+    // third line, the centre, and last the second and first lines.
+    let game = Game::new(19, Rules::chinese()).unwrap();
+    let names = ["D4", "C16", "C10", "K10", "B10", "A10"];
+    let moves: Vec<u16> = names.iter().map(|v| at(v).index() as u16).collect();
+    let (mut tactics, mut priors) = (Vec::new(), Vec::new());
+    let params = SearchParams::default();
+    expansion_priors(game.board(), Color::Black, &moves, (None, None), &params, &mut tactics, &mut priors);
+    let rates: Vec<f32> = priors.iter().map(|&(n, w)| w / n).collect();
+    assert!(rates[0] > rates[2] && rates[1] > rates[2], "{names:?} {rates:?}");
+    assert!(rates[2] > rates[3] && rates[3] > rates[4] && rates[4] > rates[5], "{names:?} {rates:?}");
+    // A corner with a stone in it is no longer an empty corner; a stone nearby makes the
+    // second line a move like any other; 9 × 9 has no such priors.
+    let mut game = game;
+    game.play(Move::Play(at("Q16"))).unwrap();
+    game.play(Move::Play(at("B9"))).unwrap();
+    let moves: Vec<u16> = ["R16", "D16", "B10"].iter().map(|v| at(v).index() as u16).collect();
+    expansion_priors(game.board(), Color::Black, &moves, (None, None), &params, &mut tactics, &mut priors);
+    let rates: Vec<f32> = priors.iter().map(|&(n, w)| w / n).collect();
+    assert!(rates[1] > rates[0], "D16 in an empty corner before R16 next to Q16: {rates:?}");
+    assert!(Opening::of(&Board::new(9).unwrap()).is_none());
+}
+
+#[test]
+fn a_large_boards_opening_keeps_off_the_edges() {
+    // Twelve moves of self-play on 19 × 19 at 1,500 simulations: no quiet move (no stone
+    // within two lines) on the first or second line.
+    let mut game = Game::new(19, Rules::chinese()).unwrap();
+    let mut engine =
+        Mcts::new(SearchParams { playouts: Limit::Simulations(1_500), seed: 3, ..SearchParams::default() });
+    for _ in 0..12 {
+        let color = game.to_move();
+        let Decision::Play(mv) = engine.decide(&game, color, None) else { panic!("resigned") };
+        if let Move::Play(p) = mv {
+            let line = p.col().min(p.row()).min(18 - p.col()).min(18 - p.row());
+            let quiet = game.board().points().filter(|&q| game.board().get(q).is_some()).all(|q| {
+                (i32::from(q.col()) - i32::from(p.col())).abs() > 2
+                    || (i32::from(q.row()) - i32::from(p.row())).abs() > 2
+            });
+            assert!(line >= 2 || !quiet, "{p} after {:?}", game.moves());
+        }
+        game.play(mv).unwrap();
+    }
 }
