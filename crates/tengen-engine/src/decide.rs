@@ -24,7 +24,7 @@ pub struct Candidate {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Manner {
     /// Searches in a row that must find the game lost before resigning: the playout search's
-    /// [`SearchParams::resign_moves`], so that one pessimistic search does not throw away a
+    /// [`PlayoutParams::resign_moves`](crate::PlayoutParams::resign_moves), so that one pessimistic search does not throw away a
     /// game; 1 for the network search, which trusts its network's judgement at once.
     pub(crate) resign_streak: u32,
     /// Simulations a search needs for its judgement to count towards resigning.

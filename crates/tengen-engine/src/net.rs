@@ -599,12 +599,12 @@ fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
     let total: u32 = children.iter().map(|c| c.visits).sum();
     let total = f64::from(total);
     // KataGo's exploration: cpuct (1 + 0.45 ln((N + 500) / 500)) on its −1…1 scale, halved here.
-    let cpuct = f64::from(params.cpuct) * (1.0 + 0.45 * ((total + 500.0) / 500.0).ln());
+    let cpuct = f64::from(params.network.cpuct) * (1.0 + 0.45 * ((total + 500.0) / 500.0).ln());
     let explore = cpuct * (total + 0.01).sqrt();
     // The parent's utility for the player to move there.
     let parent_utility = if parent.done() > 0 { 1.0 - parent.utility / f64::from(parent.done()) } else { 0.5 };
     let explored: f64 = children.iter().filter(|c| c.visits > 0).map(|c| f64::from(c.prior)).sum();
-    let reduction = f64::from(params.fpu_reduction) * if id == 0 { 0.5 } else { 1.0 };
+    let reduction = f64::from(params.network.fpu_reduction) * if id == 0 { 0.5 } else { 1.0 };
     let fpu = parent_utility - reduction * explored.sqrt();
     let mut best = first;
     let mut best_value = f64::NEG_INFINITY;

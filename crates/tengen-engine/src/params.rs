@@ -43,7 +43,7 @@ impl fmt::Display for Limit {
     }
 }
 
-/// Every tunable of the search.
+/// Every tunable of the searches: the limits and choices both share, and each search's own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// Stop after this many simulations ([`Limit::Unlimited`]: when the time is up, or when
@@ -51,6 +51,43 @@ pub struct SearchParams {
     pub playouts: Limit,
     /// Stop after this long, if set (whichever limit comes first).
     pub time: Option<Duration>,
+    /// Resign when the move chosen wins less often than this after at least `resign_after`
+    /// simulations (the playout search: in [`PlayoutParams::resign_moves`] searches in a row).
+    pub resign_below: f32,
+    /// See `resign_below`.
+    pub resign_after: u32,
+    /// Seed of the playouts' random generator.
+    pub seed: u64,
+    /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
+    /// tanh(margin / board size)). Above 0, the search prefers winning by more and losing by
+    /// less — it keeps playing sound moves when far ahead or behind, where every move wins or
+    /// loses alike. Reported win rates stay pure.
+    pub score_weight: f32,
+    /// Keep the part of the tree under the moves played since the last search.
+    pub reuse_tree: bool,
+    /// 0: play the most visited move. Above 0: choose among the root's moves with
+    /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
+    pub temperature: f32,
+    /// Threads sharing one tree (at least 1). A running simulation counts as a lost visit
+    /// (virtual loss) so that the threads spread over the tree.
+    pub threads: usize,
+    /// When the caller gives a move a time budget (GTP's clock, the server's think time),
+    /// search until it is spent whatever `playouts` says — `playouts` then limits only the
+    /// moves searched without a budget. Off: `playouts` caps every search (levels, and a
+    /// fixed `--playouts` for tests).
+    pub time_first: bool,
+    /// The seeds' etiquette: as Black, the first stone in its own upper-right corner
+    /// ([`crate::etiquette::first_move`]). On by default.
+    pub etiquette: bool,
+    /// The playout search's own ([`crate::Mcts`]).
+    pub playout: PlayoutParams,
+    /// The network search's own ([`crate::NetSearch`]).
+    pub network: NetworkParams,
+}
+
+/// The playout search's own parameters ([`crate::Mcts`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutParams {
     /// UCT exploration constant. 0 by default: the AMAF statistics and their priors do the
     /// exploring (docs/measurements.md: 0.1 lost more points per move and more games).
     pub exploration: f32,
@@ -58,18 +95,12 @@ pub struct SearchParams {
     pub rave_equivalence: f32,
     /// Visits a leaf needs before it is expanded.
     pub expand_after: u32,
-    /// Resign when the best move wins less often than this…
-    pub resign_below: f32,
-    /// …after at least this many simulations…
-    pub resign_after: u32,
-    /// …in this many of the player's searches in a row (at least 1), so that one pessimistic
-    /// search does not throw away a game the opponent may still spoil. The playout search's
-    /// only: the network search trusts its network's judgement at once.
+    /// Searches in a row that must find the game lost ([`SearchParams::resign_below`]) before
+    /// resigning (at least 1), so that one pessimistic search does not throw away a game the
+    /// opponent may still spoil (the network search trusts its network's judgement at once).
     pub resign_moves: u32,
     /// Nodes the tree may hold; past it, leaves stop expanding.
     pub max_nodes: usize,
-    /// Seed of the playouts' random generator.
-    pub seed: u64,
     /// The playout policy: which answers to the last move come before random moves (see
     /// [`Policy`]; measured in docs/measurements.md).
     pub policy: Policy,
@@ -79,13 +110,13 @@ pub struct SearchParams {
     /// Virtual simulations of prior knowledge from the move's learned 3 × 3 shape
     /// ([`crate::shapes`]): a shape played `r` times as often as a move at random, among
     /// siblings whose geometric mean is `g`, starts at a win rate of r / (r + g) (with the
-    /// other priors: [`SearchParams::priors`]). 0: off. Default 20 (docs/measurements.md).
+    /// other priors: [`PlayoutParams::priors`]). 0: off. Default 20 (docs/measurements.md).
     pub shape_prior: f32,
     /// Virtual simulations of prior knowledge from the learned move predictor
     /// ([`crate::predictor`]: shape, distances to the last two moves, line, captures, escapes,
     /// ataris, self-ataris, fitted to a network's policy): a move of strength γ among siblings
     /// whose geometric mean is g starts at a win rate of γ / (γ + g), as the shape priors do
-    /// (with the other priors: [`SearchParams::priors`]). 0: off, the default: 30 scored no
+    /// (with the other priors: [`PlayoutParams::priors`]). 0: off, the default: 30 scored no
     /// better against GNU Go than the defaults, in place of the shape priors or beside them
     /// (docs/measurements.md).
     pub predictor_prior: f32,
@@ -95,7 +126,7 @@ pub struct SearchParams {
     /// policy when it is legal, fills no own eye and puts no two stones into atari. On by
     /// default (docs/measurements.md).
     pub last_good_reply: bool,
-    /// With [`SearchParams::last_good_reply`], also remember the reply to the last two moves
+    /// With [`PlayoutParams::last_good_reply`], also remember the reply to the last two moves
     /// (the player's own and the opponent's answer: LGRF-2), tried before the reply to the last
     /// move alone. On by default (docs/measurements.md).
     pub last_good_reply_2: bool,
@@ -118,24 +149,16 @@ pub struct SearchParams {
     /// other, since the simulation began, by more than this share of the board's points;
     /// the score is two points a stone of the lead, less the komi and handicap bonus. 0: off.
     pub mercy: f32,
-    /// Weight of the score margin in what selection maximises: (1 − w) × win + w × (½ + ½
-    /// tanh(margin / board size)). Above 0, the search prefers winning by more and losing by
-    /// less — it keeps playing sound moves when far ahead or behind, where every move wins or
-    /// loses alike. Reported win rates stay pure.
-    pub score_weight: f32,
-    /// Keep the part of the tree under the moves played since the last search.
-    pub reuse_tree: bool,
     /// Transpositions: a leaf whose position (stones, player to move, ko point, a pass just
     /// played) already has an expanded node elsewhere in this search's tree shares that
     /// node's children, so that their statistics gather every move order. Off by default: 12
     /// of 20 against GNU Go at 1 s on 9×9, no different from without (docs/measurements.md).
     pub transpositions: bool,
-    /// 0: play the most visited move. Above 0: choose among the root's moves with
-    /// probability proportional to visits^(1/temperature) — the weak levels' mistakes.
-    pub temperature: f32,
-    /// Threads sharing one tree (at least 1). A running simulation counts as a lost visit
-    /// (virtual loss) so that the threads spread over the tree.
-    pub threads: usize,
+}
+
+/// The network search's own parameters ([`crate::NetSearch`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkParams {
     /// The network search's exploration constant ([`crate::NetSearch`], on its 0…1 utility
     /// scale: KataGo's 1.0 on −1…1 halved); it grows by 0.45 ln((N + 500) / 500) with the
     /// parent's visits N.
@@ -144,14 +167,6 @@ pub struct SearchParams {
     /// utility less this times √(prior of the children already visited) — half of it at the
     /// root.
     pub fpu_reduction: f32,
-    /// When the caller gives a move a time budget (GTP's clock, the server's think time),
-    /// search until it is spent whatever `playouts` says — `playouts` then limits only the
-    /// moves searched without a budget. Off: `playouts` caps every search (levels, and a
-    /// fixed `--playouts` for tests).
-    pub time_first: bool,
-    /// The seeds' etiquette: as Black, the first stone in its own upper-right corner
-    /// ([`crate::etiquette::first_move`]). On by default.
-    pub etiquette: bool,
 }
 
 impl SearchParams {
@@ -217,15 +232,29 @@ impl Default for SearchParams {
         SearchParams {
             playouts: Limit::Simulations(10_000),
             time: None,
+            resign_below: 0.01,
+            resign_after: 2_000,
+            seed: 1,
+            score_weight: 0.3,
+            reuse_tree: true,
+            temperature: 0.0,
+            threads: 1,
+            time_first: false,
+            etiquette: true,
+            playout: PlayoutParams::default(),
+            network: NetworkParams::default(),
+        }
+    }
+}
+
+impl Default for PlayoutParams {
+    fn default() -> PlayoutParams {
+        PlayoutParams {
             exploration: 0.0,
             rave_equivalence: 1000.0,
             expand_after: 2,
-            resign_below: 0.01,
-            resign_after: 2_000,
             resign_moves: 3,
             max_nodes: 4_000_000,
-            seed: 1,
-            temperature: 0.0,
             policy: Policy::HEAVY,
             priors: true,
             shape_prior: 20.0,
@@ -236,14 +265,13 @@ impl Default for SearchParams {
             status_policy: Policy::LIGHT,
             status_simulations: 10_000,
             mercy: 0.3,
-            reuse_tree: true,
             transpositions: false,
-            score_weight: 0.3,
-            threads: 1,
-            cpuct: 0.5,
-            fpu_reduction: 0.1,
-            time_first: false,
-            etiquette: true,
         }
+    }
+}
+
+impl Default for NetworkParams {
+    fn default() -> NetworkParams {
+        NetworkParams { cpuct: 0.5, fpu_reduction: 0.1 }
     }
 }

@@ -7,7 +7,7 @@
 //! in the Game of Go*, 2007). The weights are fitted by [`Predictor::train`] to the policy of a
 //! KataGo network over positions of game records (`tengen learn predictor`); the shipped
 //! weights are `data/predictor.txt`. The playout search turns γ into prior knowledge of
-//! each new node's children ([`crate::SearchParams::predictor_prior`]).
+//! each new node's children ([`crate::PlayoutParams::predictor_prior`]).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -134,7 +134,7 @@ fn search(args: &SearchArgs) -> Result<()> {
         playouts: tengen_engine::Limit::Unlimited,
         time: Some(duration),
         threads: args.threads,
-        policy: args.policy,
+        playout: tengen_engine::PlayoutParams { policy: args.policy, ..tengen_engine::PlayoutParams::default() },
         ..tengen_engine::SearchParams::default()
     };
     let bar = progress(duration);

@@ -5,7 +5,7 @@ use clap::Args;
 use std::time::Duration;
 use tengen_core::Rules;
 
-use tengen_engine::{Limit, Mcts, NetSearch, SearchParams};
+use tengen_engine::{Limit, Mcts, NetSearch, NetworkParams, PlayoutParams, SearchParams};
 use tengen_gtp::{RandomEngine, Session};
 
 /// Options of `tengen gtp`.
@@ -123,24 +123,30 @@ impl Tuning {
     /// These flags over `base` (a level's or a default's parameters).
     #[must_use]
     pub fn apply(&self, base: SearchParams) -> SearchParams {
-        SearchParams {
+        let (playout, network) = (&base.playout, &base.network);
+        let playout = PlayoutParams {
             policy: self.policy,
             priors: !self.no_priors,
             transpositions: self.transpositions,
+            exploration: self.exploration.unwrap_or(playout.exploration),
+            rave_equivalence: self.rave_equivalence.unwrap_or(playout.rave_equivalence),
+            expand_after: self.expand_after.unwrap_or(playout.expand_after).max(1),
+            shape_prior: self.shape_prior.unwrap_or(playout.shape_prior).max(0.0),
+            predictor_prior: self.predictor_prior.unwrap_or(playout.predictor_prior).max(0.0),
+            last_good_reply: playout.last_good_reply && !self.no_last_good_reply,
+            last_good_reply_2: playout.last_good_reply_2 && !self.no_last_good_reply_2,
+            playout_shapes: self.playout_shapes.unwrap_or(playout.playout_shapes).max(0.0),
+            status_policy: self.status_policy.unwrap_or(playout.status_policy),
+            status_simulations: self.status_simulations.unwrap_or(playout.status_simulations),
+            mercy: self.mercy.unwrap_or(playout.mercy).max(0.0),
+            ..playout.clone()
+        };
+        let network = NetworkParams { cpuct: self.exploration.unwrap_or(network.cpuct), ..network.clone() };
+        SearchParams {
             score_weight: self.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
-            exploration: self.exploration.unwrap_or(base.exploration),
-            cpuct: self.exploration.unwrap_or(base.cpuct),
-            rave_equivalence: self.rave_equivalence.unwrap_or(base.rave_equivalence),
-            expand_after: self.expand_after.unwrap_or(base.expand_after).max(1),
-            shape_prior: self.shape_prior.unwrap_or(base.shape_prior).max(0.0),
-            predictor_prior: self.predictor_prior.unwrap_or(base.predictor_prior).max(0.0),
-            last_good_reply: base.last_good_reply && !self.no_last_good_reply,
-            last_good_reply_2: base.last_good_reply_2 && !self.no_last_good_reply_2,
-            playout_shapes: self.playout_shapes.unwrap_or(base.playout_shapes).max(0.0),
-            status_policy: self.status_policy.unwrap_or(base.status_policy),
-            status_simulations: self.status_simulations.unwrap_or(base.status_simulations),
-            mercy: self.mercy.unwrap_or(base.mercy).max(0.0),
             resign_below: self.resign_below.unwrap_or(base.resign_below).clamp(0.0, 1.0),
+            playout,
+            network,
             ..base
         }
     }

@@ -192,7 +192,7 @@ pub fn run(args: &LossArgs) -> Result<()> {
         } else {
             args.playouts.to_string()
         },
-        params.policy,
+        params.playout.policy,
         standard_error(n, mean, squares).map_or_else(|| "undefined".to_string(), |se| format!("{se:.3}")),
         blunders as f64 / n as f64,
         simulations as f64 / n as f64,

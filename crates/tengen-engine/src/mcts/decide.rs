@@ -49,8 +49,11 @@ impl Mcts {
             pv: self.principal_variation(8),
         });
         let at = Position { board, color, in_play, opponent_passed };
-        let manner =
-            Manner { resign_streak: self.params.resign_moves, resign_after: self.params.resign_after, clean_up: true };
+        let manner = Manner {
+            resign_streak: self.params.playout.resign_moves,
+            resign_after: self.params.resign_after,
+            clean_up: true,
+        };
         let lost = &mut self.lost_searches[color.index()];
         choose(&at, &result.moves, result.playouts, &dead, &self.params, &manner, lost, &mut self.rng)
     }

@@ -3,7 +3,7 @@
 //! The tree is an arena of nodes with `u32` ids; a node's children are contiguous. A
 //! simulation descends by UCT on a blend of the node's own win rate and its AMAF (all moves as
 //! first) win rate — weighted toward AMAF while a node has few visits —, expands a node on its
-//! second visit, finishes with a playout of `SearchParams::policy` (by default the heavy one:
+//! second visit, finishes with a playout of `PlayoutParams::policy` (by default the heavy one:
 //! answers to the last move — captures, escapes, learned shapes, the last good replies — before
 //! moves that fill no own eye), scores the final board by area and komi, and backs the result
 //! up the path. Two passes in a row inside the tree end the game there: that node is counted
@@ -90,7 +90,7 @@ pub struct Mcts {
     root: Option<Root>,
     workers: Vec<Worker>,
     /// Per colour, its searches in a row that found the game lost (see
-    /// [`SearchParams::resign_moves`]).
+    /// [`PlayoutParams::resign_moves`](crate::PlayoutParams::resign_moves)).
     lost_searches: [u32; 2],
     /// What the search behind the last decision found.
     report: Option<SearchReport>,

@@ -25,7 +25,7 @@ pub(super) fn candidate_moves(board: &Board, player: Color, root_game: Option<&G
 /// on `board`, with `recent` the opponent's last stone and the player's own before it. Fills
 /// `tactics` (each move's, read once for the priors and the predictor) and `priors`
 /// ((simulations, wins) per move: hand-written knowledge, then shapes, then the predictor); both
-/// left empty when [`SearchParams::priors`] is off.
+/// left empty when [`PlayoutParams::priors`](crate::PlayoutParams::priors) is off.
 pub(super) fn expansion_priors(
     board: &Board,
     player: Color,
@@ -37,7 +37,7 @@ pub(super) fn expansion_priors(
 ) {
     tactics.clear();
     priors.clear();
-    if !params.priors {
+    if !params.playout.priors {
         return;
     }
     let opening = Opening::of(board);
@@ -46,8 +46,8 @@ pub(super) fn expansion_priors(
         tactics.push(t);
         priors.push(prior(board, player, mv, recent.0, t, opening.as_ref()));
     }
-    add_shape_priors(board, player, moves, priors, params.shape_prior);
-    add_predictor_priors(board, player, (moves, tactics), priors, params.predictor_prior, recent);
+    add_shape_priors(board, player, moves, priors, params.playout.shape_prior);
+    add_predictor_priors(board, player, (moves, tactics), priors, params.playout.predictor_prior, recent);
 }
 
 /// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
@@ -198,7 +198,7 @@ pub(super) fn add_shape_priors(board: &Board, player: Color, moves: &[u16], prio
 }
 
 /// Adds `weight` simulations of the move predictor's knowledge to the `priors` of `moves`
-/// (see [`SearchParams::predictor_prior`]); `tactics` are the moves', `recent` the last two
+/// (see [`PlayoutParams::predictor_prior`](crate::PlayoutParams::predictor_prior)); `tactics` are the moves', `recent` the last two
 /// moves, the opponent's and the player's.
 pub(super) fn add_predictor_priors(
     board: &Board,

@@ -41,7 +41,7 @@ impl Mcts {
         let mut scratch = board.clone();
         let mut ownership = vec![0f32; Point::TABLE_SIZE];
         let max_moves = 3 * (board.size() * board.size()) as u32;
-        let policy = self.params.status_policy;
+        let policy = self.params.playout.status_policy;
         for _ in 0..playouts {
             scratch.copy_from(board);
             scratch.policy_playout(to_move, &policy, &mut self.rng, max_moves);
@@ -71,8 +71,8 @@ impl Mcts {
 
     /// The stones dead in `game`: the chains whose stones end up, on average, the opponent's
     /// (net ownership beyond 0.1 the other way, in more than 55% of the final boards) by
-    /// the mean of two ownerships — the status search's ([`SearchParams::status_simulations`])
-    /// and that of status playouts straight from the position ([`SearchParams::status_policy`],
+    /// the mean of two ownerships — the status search's ([`PlayoutParams::status_simulations`](crate::PlayoutParams::status_simulations))
+    /// and that of status playouts straight from the position ([`PlayoutParams::status_policy`](crate::PlayoutParams::status_policy),
     /// as many as the search's simulations within 1,000 to 20,000) — unless Benson's algorithm
     /// proves the chain alive or it is in seki by the static rule; with them the stones inside
     /// the opponent's unconditional area ([`tengen_core::Unconditional`]). Each errs where the other
@@ -89,8 +89,8 @@ impl Mcts {
         let board = game.board();
         let playouts = self.params.playouts.cap().clamp(1_000, 20_000);
         let mut ownership = self.playout_ownership(board, game.to_move(), playouts);
-        if self.params.status_simulations > 0 {
-            let searched = self.status_ownership(game, self.params.status_simulations, time);
+        if self.params.playout.status_simulations > 0 {
+            let searched = self.status_ownership(game, self.params.playout.status_simulations, time);
             for (o, s) in ownership.iter_mut().zip(&searched) {
                 *o = 0.5 * (*o + s);
             }
@@ -129,7 +129,7 @@ impl Mcts {
     }
 
     /// The stones dead in `game` by the ownership of `playouts` status playouts
-    /// ([`SearchParams::status_policy`]), without a tree: the quick judgement behind the
+    /// ([`PlayoutParams::status_policy`](crate::PlayoutParams::status_policy)), without a tree: the quick judgement behind the
     /// counts of games ended inside the search's tree.
     pub(super) fn dead_stones_of_by(&mut self, game: &Game, playouts: u32) -> Vec<Point> {
         let board = game.board();

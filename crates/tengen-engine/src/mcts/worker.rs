@@ -44,7 +44,7 @@ pub(super) struct Worker {
     /// index), the reply that last won (0: none). Kept between searches.
     pub(super) replies: Vec<u16>,
     /// The same per player, own move before the opponent's, and opponent's move (LGRF-2);
-    /// empty until [`SearchParams::last_good_reply_2`] asks for it.
+    /// empty until [`PlayoutParams::last_good_reply_2`](crate::PlayoutParams::last_good_reply_2) asks for it.
     pub(super) replies_2: Vec<u16>,
 }
 
@@ -110,7 +110,7 @@ pub(super) struct Shared<'a> {
     /// taken off when two passes end the game inside the tree (see [`terminal_owners`]).
     /// `None` in a status search ([`Ending::PlayedOut`]), where two passes do not end it.
     pub(super) own_dead: Option<Vec<Point>>,
-    /// The capture lead that ends a playout ([`SearchParams::mercy`]), if on.
+    /// The capture lead that ends a playout ([`PlayoutParams::mercy`](crate::PlayoutParams::mercy)), if on.
     pub(super) mercy: Option<u32>,
     pub(super) started: Instant,
     /// Simulations claimed so far, by all workers.
@@ -158,7 +158,7 @@ impl<'a> Shared<'a> {
             max_moves: 3 * points,
             root_captures: [root_board.captures(Color::Black), root_board.captures(Color::White)],
             own_dead,
-            mercy: (params.mercy > 0.0).then_some((params.mercy * points as f32) as u32),
+            mercy: (params.playout.mercy > 0.0).then_some((params.playout.mercy * points as f32) as u32),
             started,
             claimed: AtomicU32::new(0),
             table: Mutex::new(std::collections::HashMap::new()),
@@ -259,7 +259,7 @@ impl Worker {
         let tree_moves = self.sequence.len();
         let scored = self.score(shared, &leaf);
         self.first_players(tree_moves);
-        if shared.params.last_good_reply {
+        if shared.params.playout.last_good_reply {
             self.learn_replies(scored.black_wins);
         }
         {
@@ -324,9 +324,12 @@ impl Worker {
                 return leaf;
             }
         }
-        if !nodes[id].expanded && nodes[id].visits >= params.expand_after && nodes.len() < params.max_nodes {
+        if !nodes[id].expanded
+            && nodes[id].visits >= params.playout.expand_after
+            && nodes.len() < params.playout.max_nodes
+        {
             leaf.expand = true;
-            if params.transpositions {
+            if params.playout.transpositions {
                 let key = position_key(&self.board, leaf.to_play, leaf.passes > 0);
                 let mut table = shared.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 match table.get(&key).map(|&t| t as usize) {
@@ -423,22 +426,24 @@ impl Worker {
             n if n >= 2 && self.sequence[n - 2].0 != PASS => Some(point(self.sequence[n - 2].0)),
             _ => None,
         };
-        let shapes = (params.playout_shapes > 0.0).then(|| (ShapeTable::playout_weights(), params.playout_shapes));
-        if params.last_good_reply_2 && self.replies_2.is_empty() {
+        let shapes = (params.playout.playout_shapes > 0.0)
+            .then(|| (ShapeTable::playout_weights(), params.playout.playout_shapes));
+        if params.playout.last_good_reply_2 && self.replies_2.is_empty() {
             self.replies_2 = vec![0; 2 * Point::TABLE_SIZE * Point::TABLE_SIZE];
         }
         while p < 2 && turns < shared.max_moves {
-            let reply = if params.last_good_reply {
+            let reply = if params.playout.last_good_reply {
                 last.and_then(|l| {
-                    own.filter(|_| params.last_good_reply_2)
+                    own.filter(|_| params.playout.last_good_reply_2)
                         .and_then(|o| self.good_reply_2(o, l, to_play))
                         .or_else(|| self.good_reply(l, to_play))
                 })
             } else {
                 None
             };
-            let choice =
-                reply.or_else(|| self.board.policy_move_shaped(to_play, last, &params.policy, shapes, &mut self.rng));
+            let choice = reply.or_else(|| {
+                self.board.policy_move_shaped(to_play, last, &params.playout.policy, shapes, &mut self.rng)
+            });
             own = last;
             last = choice;
             match choice {

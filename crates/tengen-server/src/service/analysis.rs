@@ -343,14 +343,12 @@ fn search(id: &str, engine_name: &str, running: &Running, position: Position, ne
             network,
             SearchParams { threads: 1, temperature: 0.0, seed: 1, time: None, ..SearchParams::network() },
         )),
-        None => Box::new(Mcts::new(SearchParams {
-            threads: 1,
-            temperature: 0.0,
-            seed: 1,
-            time: None,
-            max_nodes: MAX_NODES,
-            ..SearchParams::level(10)
-        })),
+        None => {
+            let mut params =
+                SearchParams { threads: 1, temperature: 0.0, seed: 1, time: None, ..SearchParams::level(10) };
+            params.playout.max_nodes = MAX_NODES;
+            Box::new(Mcts::new(params))
+        }
     };
     let started = Instant::now();
     let limit = Duration::from_secs(u64::from(seconds));

@@ -84,8 +84,12 @@ fn takes_the_opponents_dead_stones_off_before_it_passes() {
     // Several seeds, and the move predictor's priors too: the capture's few simulations
     // give it a rate that strays from the search's choice by luck.
     for (seed, predictor_prior) in [(1, 0.0), (2, 0.0), (3, 0.0), (5, 0.0), (1, 30.0), (3, 30.0)] {
-        let params =
-            SearchParams { playouts: Limit::Simulations(3_000), seed, predictor_prior, ..SearchParams::default() };
+        let params = SearchParams {
+            playouts: Limit::Simulations(3_000),
+            seed,
+            playout: PlayoutParams { predictor_prior, ..PlayoutParams::default() },
+            ..SearchParams::default()
+        };
         cleans_up_then_passes(Game::try_from(Setup { to_move: Color::White, ..setup.clone() }).unwrap(), params);
     }
 }
@@ -123,7 +127,8 @@ fn the_status_search_keeps_to_the_clock() {
     // move's search: it takes at most half the move's target, however many simulations
     // it is allowed (some 2,000,000 would take half a minute here).
     let game = own_dead_stones_in_the_opponents_area();
-    let params = SearchParams { status_simulations: 2_000_000, time_first: true, ..SearchParams::default() };
+    let playout = PlayoutParams { status_simulations: 2_000_000, ..PlayoutParams::default() };
+    let params = SearchParams { time_first: true, playout, ..SearchParams::default() };
     let mut engine = Mcts::new(params);
     let started = Instant::now();
     engine.decide(&game, Color::White, Some(Budget::fixed(Duration::from_millis(200))));
@@ -279,7 +284,10 @@ fn the_status_search_reads_a_thin_wall() {
     // Judged by status playouts alone, as before the status search, A2-B1-B2 leans too
     // little White's way; standing in White's sphere it is read (`Mcts::survival`), and
     // Black, moving first, saves it too seldom: dead all the same.
-    let playouts = SearchParams { status_simulations: 0, ..SearchParams::default() };
+    let playouts = SearchParams {
+        playout: PlayoutParams { status_simulations: 0, ..PlayoutParams::default() },
+        ..SearchParams::default()
+    };
     assert_eq!(names(&Mcts::new(playouts).dead_stones_of(&game)), ["A2", "B1", "B2", "E1", "E2", "H1"]);
 }
 
@@ -378,7 +386,9 @@ fn resigns_a_lost_game_and_never_plays_illegal_moves() {
     assert_ne!(engine.decide(&game, Color::White, None), Decision::Resign);
     assert_ne!(engine.decide(&game, Color::Black, None), Decision::Resign);
     assert_eq!(engine.decide(&game, Color::Black, None), Decision::Resign);
-    let mut at_once = Mcts::new(SearchParams { resign_moves: 1, ..engine.params().clone() });
+    let mut params = engine.params().clone();
+    params.playout.resign_moves = 1;
+    let mut at_once = Mcts::new(params);
     assert_eq!(at_once.decide(&game, Color::Black, None), Decision::Resign);
     // Self-play on 5×5: every move the engine chooses is legal for the game.
     let mut game = Game::new(5, Rules::chinese()).unwrap();

@@ -9,7 +9,7 @@ use super::tree::{Node, PASS, PV_LENGTH, point, to_move};
 use super::worker::{Shared, Worker, owner_value, terminal_owners};
 use super::{Candidate, Mcts, SearchResult, Stop};
 use crate::arena::top_two;
-use crate::params::Limit;
+use crate::params::{Limit, PlayoutParams};
 use crate::predictor::Tactics;
 use tengen_core::{Rules, Setup};
 
@@ -97,14 +97,15 @@ fn shared_children(nodes: &[Node]) -> usize {
 #[test]
 fn transposed_positions_share_their_children() {
     let mut game = Game::new(7, Rules::chinese()).unwrap();
-    let params = SearchParams { playouts: Limit::Simulations(20_000), transpositions: true, ..SearchParams::default() };
+    let transposing = PlayoutParams { transpositions: true, ..PlayoutParams::default() };
+    let params = SearchParams { playouts: Limit::Simulations(20_000), playout: transposing, ..SearchParams::default() };
     let mut mcts = Mcts::new(params.clone());
     let first = mcts.search(&game, Color::Black);
     assert!(shared_children(&mcts.nodes) > 10, "{} shared", shared_children(&mcts.nodes));
     // Every visit is still backed up through the root's children.
     assert_eq!(first.moves.iter().map(|m| m.visits).sum::<u32>(), 20_000);
     // Without them, nothing is shared.
-    let mut plain = Mcts::new(SearchParams { transpositions: false, ..params });
+    let mut plain = Mcts::new(SearchParams { playout: PlayoutParams::default(), ..params });
     plain.search(&game, Color::Black);
     assert_eq!(shared_children(&plain.nodes), 0);
     // The kept tree keeps the sharing (children copied once).
@@ -131,8 +132,11 @@ fn a_kept_tree_offers_only_legal_moves() {
     // Self-play with a kept tree: every root move the search reports is legal, superko
     // included, and the game never needs a move the game refuses.
     let mut game = Game::new(5, Rules::chinese()).unwrap();
-    let mut mcts =
-        Mcts::new(SearchParams { playouts: Limit::Simulations(400), transpositions: true, ..SearchParams::default() });
+    let mut mcts = Mcts::new(SearchParams {
+        playouts: Limit::Simulations(400),
+        playout: PlayoutParams { transpositions: true, ..PlayoutParams::default() },
+        ..SearchParams::default()
+    });
     let mut kept = 0;
     for _ in 0..60 {
         if game.phase() != tengen_core::Phase::Playing {
@@ -445,7 +449,8 @@ fn the_mercy_rule_ends_a_playout_once_the_capture_lead_is_large() {
     )
     .unwrap();
     let play_out_with = |mercy: f32, seed: u64, allowed: bool| {
-        let params = SearchParams { mercy, ..SearchParams::default() };
+        let params =
+            SearchParams { playout: PlayoutParams { mercy, ..PlayoutParams::default() }, ..SearchParams::default() };
         let stop = Stop { limit: params.playouts, budget: None };
         let shared =
             Shared::new(&params, &game, Color::Black, vec![Node::default()], stop, Some(Vec::new()), Instant::now());
