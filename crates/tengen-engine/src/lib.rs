@@ -20,5 +20,5 @@ pub use decide::Candidate;
 pub use engine::{Analysis, Decision, Engine, MoveStats, SearchReport};
 pub use mcts::{Mcts, SearchResult};
 pub use net::{NetSearch, engine_at_level};
-pub use params::{Limit, NetworkParams, PlayoutParams, SearchParams};
+pub use params::{Limit, NetworkParams, PlayoutParams, RaveSchedule, SearchParams};
 pub use random::RandomEngine;

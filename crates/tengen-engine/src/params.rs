@@ -43,6 +43,18 @@ impl fmt::Display for Limit {
     }
 }
 
+/// How the weight β of a node's AMAF rate against its own win rate falls with its simulations
+/// `n` (its AMAF simulations `r`, the equivalence `k`: [`PlayoutParams::rave_equivalence`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RaveSchedule {
+    /// β = √(k / (3n + k)) (Gelly and Silver's hand-picked schedule, 2007): ½ at n = k.
+    #[default]
+    Equivalence,
+    /// β = r / (r + n + n r / k) (Silver's schedule of least error, as Pachi has it): the AMAF
+    /// rate weighs by its own simulations too.
+    LeastError,
+}
+
 /// Every tunable of the searches: the limits and choices both share, and each search's own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
@@ -91,8 +103,11 @@ pub struct PlayoutParams {
     /// UCT exploration constant. 0 by default: the AMAF statistics and their priors do the
     /// exploring (docs/measurements.md: 0.1 lost more points per move and more games).
     pub exploration: f32,
-    /// RAVE equivalence: visits at which a node's own win rate and its AMAF rate weigh the same.
+    /// RAVE equivalence: the simulations `k` of the blend of a node's own win rate and its
+    /// AMAF rate ([`PlayoutParams::rave_schedule`]).
     pub rave_equivalence: f32,
+    /// How the AMAF rate's weight β falls as a node gathers simulations.
+    pub rave_schedule: RaveSchedule,
     /// Visits a leaf needs before it is expanded.
     pub expand_after: u32,
     /// Searches in a row that must find the game lost ([`SearchParams::resign_below`]) before
@@ -252,6 +267,7 @@ impl Default for PlayoutParams {
         PlayoutParams {
             exploration: 0.0,
             rave_equivalence: 1000.0,
+            rave_schedule: RaveSchedule::Equivalence,
             expand_after: 2,
             resign_moves: 3,
             max_nodes: 4_000_000,

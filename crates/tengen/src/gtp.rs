@@ -5,7 +5,7 @@ use clap::Args;
 use std::time::Duration;
 use tengen_core::Rules;
 
-use tengen_engine::{Limit, Mcts, NetSearch, NetworkParams, PlayoutParams, SearchParams};
+use tengen_engine::{Limit, Mcts, NetSearch, NetworkParams, PlayoutParams, RaveSchedule, SearchParams};
 use tengen_gtp::{RandomEngine, Session};
 
 /// Options of `tengen gtp`.
@@ -75,6 +75,10 @@ pub struct Tuning {
     /// RAVE equivalence in simulations (tuning; see `SearchParams`).
     #[arg(long)]
     rave_equivalence: Option<f32>,
+    /// How the AMAF rate's weight falls: `equivalence` (the default) or `least-error`
+    /// (tuning; see `RaveSchedule`).
+    #[arg(long, value_parser = rave_schedule)]
+    rave_schedule: Option<RaveSchedule>,
     /// Weight of the score margin in the search's utility, 0 to 1 (tuning; see `SearchParams`).
     #[arg(long)]
     score_weight: Option<f32>,
@@ -119,6 +123,15 @@ pub struct Tuning {
     resign_below: Option<f32>,
 }
 
+/// `--rave-schedule`'s value.
+fn rave_schedule(text: &str) -> Result<RaveSchedule, String> {
+    match text {
+        "equivalence" => Ok(RaveSchedule::Equivalence),
+        "least-error" => Ok(RaveSchedule::LeastError),
+        _ => Err(format!("{text:?} is no RAVE schedule: equivalence or least-error")),
+    }
+}
+
 impl Tuning {
     /// These flags over `base` (a level's or a default's parameters).
     #[must_use]
@@ -130,6 +143,7 @@ impl Tuning {
             transpositions: self.transpositions,
             exploration: self.exploration.unwrap_or(playout.exploration),
             rave_equivalence: self.rave_equivalence.unwrap_or(playout.rave_equivalence),
+            rave_schedule: self.rave_schedule.unwrap_or(playout.rave_schedule),
             expand_after: self.expand_after.unwrap_or(playout.expand_after).max(1),
             shape_prior: self.shape_prior.unwrap_or(playout.shape_prior).max(0.0),
             predictor_prior: self.predictor_prior.unwrap_or(playout.predictor_prior).max(0.0),

@@ -1,13 +1,13 @@
 //! Selection: which child a simulation descends to.
 
 use super::tree::Node;
-use crate::params::SearchParams;
+use crate::params::{RaveSchedule, SearchParams};
 
 /// The child of `id` to descend into: UCT on the RAVE blend.
 pub(super) fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize {
     let node = &nodes[id];
     let log_n = (node.visits as f32).max(1.0).ln();
-    let k = params.playout.rave_equivalence;
+    let (k, schedule) = (params.playout.rave_equivalence, params.playout.rave_schedule);
     let first = node.first_child as usize;
     let mut best = first;
     let mut best_value = f32::NEG_INFINITY;
@@ -18,7 +18,12 @@ pub(super) fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize 
         // A child without AMAF statistics (a pass never has any) is judged by its own win
         // rate alone: a neutral AMAF default would make passing look good to the side behind.
         let (amaf, beta) = if child.rave_visits > 0.0 {
-            (child.rave_wins / child.rave_visits, (k / (3.0 * n + k)).sqrt())
+            let r = child.rave_visits;
+            let beta = match schedule {
+                RaveSchedule::Equivalence => (k / (3.0 * n + k)).sqrt(),
+                RaveSchedule::LeastError => r / (r + n + n * r / k),
+            };
+            (child.rave_wins / r, beta)
         } else {
             (0.0, 0.0)
         };

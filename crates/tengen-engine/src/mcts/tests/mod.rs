@@ -5,11 +5,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::*;
 
 use super::priors::{Opening, add_predictor_priors, add_shape_priors, expansion_priors};
+use super::select::select;
 use super::tree::{Node, PASS, PV_LENGTH, point, to_move};
 use super::worker::{Shared, Worker, owner_value, terminal_owners};
 use super::{Candidate, Mcts, SearchResult, Stop};
 use crate::arena::top_two;
-use crate::params::{Limit, PlayoutParams};
+use crate::params::{Limit, PlayoutParams, RaveSchedule};
 use crate::predictor::Tactics;
 use tengen_core::{Rules, Setup};
 
@@ -606,4 +607,25 @@ fn a_large_boards_opening_keeps_off_the_edges() {
         }
         game.play(mv).unwrap();
     }
+}
+
+#[test]
+fn the_least_error_schedule_trusts_few_amaf_simulations_less() {
+    // Under a root of 200 visits: A won 30 of its 100 simulations and 9 of its 10 AMAF ones,
+    // B 60 of 100 and 500 of 1,000. The hand-picked schedule weighs AMAF alike whatever its
+    // count and descends to A; the least-error one trusts A's ten AMAF simulations little.
+    let child = |wins: f32, rave_wins: f32, rave_visits: f32| Node {
+        visits: 100,
+        wins,
+        utility: wins,
+        rave_visits,
+        rave_wins,
+        ..Node::default()
+    };
+    let root = Node { visits: 200, first_child: 1, children: 2, expanded: true, ..Node::default() };
+    let nodes = [root, child(30.0, 9.0, 10.0), child(60.0, 500.0, 1_000.0)];
+    let mut params = SearchParams::default();
+    assert_eq!(select(&nodes, &params, 0), 1);
+    params.playout.rave_schedule = RaveSchedule::LeastError;
+    assert_eq!(select(&nodes, &params, 0), 2);
 }
