@@ -3,12 +3,14 @@
 use tengen_core::{Board, Color, Game, Point, Status, Unconditional, pass_alive, seki_partners};
 
 /// Whether `color` passes back after the opponent's pass, given the stones its judgement calls
-/// `dead`: the count with them taken off wins and none of them is the opponent's. Counting its
-/// own dead stones alive would pass won games away; an opponent's dead stone is taken off the
-/// board first (under area counting that costs nothing), so that no disagreement about it can
-/// turn the result.
+/// `dead`: the game is not open ([`undecided`]), the count with them taken off wins and none of
+/// them is the opponent's. At every level — weak levels err in play, not by refusing to stop.
+/// Counting its own dead stones alive would pass won games away (3 of 11 lost in a match); an
+/// opponent's dead stone is taken off the board first (under area counting that costs nothing),
+/// so that no disagreement about it can turn the result.
 pub(crate) fn passes_back(game: &Game, color: Color, dead: &[Point]) -> bool {
-    !opponent_dead_stands(game.board(), color, dead) && game.score(dead).winner() == Some(color)
+    let board = game.board();
+    !undecided(board, dead) && !opponent_dead_stands(board, color, dead) && game.score(dead).winner() == Some(color)
 }
 
 /// The most points an empty region bordered by both colours has when a game is over: dame

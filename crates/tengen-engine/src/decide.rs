@@ -4,7 +4,7 @@
 //! searches stay its own.
 
 use rand::rngs::SmallRng;
-use tengen_core::{Board, Color, Move, Point};
+use tengen_core::{Board, Color, Game, Move, Point};
 
 use crate::engine::Decision;
 use crate::params::SearchParams;
@@ -128,12 +128,14 @@ pub(crate) fn choose(
     Decision::Play(draw_by_visits(&visits, params.temperature, rng).unwrap_or(choice.mv))
 }
 
-/// Whether `color` passes back at once after the opponent's pass, with `dead` its judgement of
-/// the dead stones: the game is not open and the count with them taken off wins
-/// ([`crate::dead::passes_back`]). At every level — weak levels err in play, not by refusing
-/// to stop. Counting its own dead stones alive passed won games away (3 of 11 lost in a match).
-pub(crate) fn passes_back(game: &tengen_core::Game, color: Color, dead: &[Point], in_play: bool) -> bool {
-    !(in_play && crate::dead::undecided(game.board(), dead)) && crate::dead::passes_back(game, color, dead)
+/// The game's last two moves as `color`'s search sees them: the opponent's last stone and
+/// `color`'s own stone before it (`None` for a pass or a move out of turn).
+pub(crate) fn recent_stones(game: &Game, color: Color) -> (Option<Point>, Option<Point>) {
+    let stone = |k: usize, by: Color| match game.moves().iter().rev().nth(k) {
+        Some(&(c, Move::Play(p))) if c == by => Some(p),
+        _ => None,
+    };
+    (stone(0, !color), stone(1, color))
 }
 
 /// The weak levels' choice: a stone move drawn with probability proportional to

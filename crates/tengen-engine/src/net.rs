@@ -697,7 +697,7 @@ impl NetSearch {
         let mut dead = None;
         if opponent_passed {
             let judged = self.dead_stones_with(&game, 2);
-            if crate::decide::passes_back(&game, color, &judged, true) {
+            if crate::dead::passes_back(&game, color, &judged) {
                 return Decision::Play(Move::Pass);
             }
             dead = Some(judged);

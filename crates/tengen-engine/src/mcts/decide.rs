@@ -29,7 +29,7 @@ impl Mcts {
         } else {
             self.dead_stones_of_by(game, TERMINAL_STATUS_PLAYOUTS)
         };
-        if opponent_passed && crate::decide::passes_back(game, color, &dead, in_play) {
+        if opponent_passed && crate::dead::passes_back(game, color, &dead) {
             return Decision::Play(Move::Pass);
         }
         let own_dead = crate::dead::stones_of(board, color, &dead);

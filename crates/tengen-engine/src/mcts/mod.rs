@@ -28,7 +28,7 @@ use tengen_core::{Board, Color, Game, Move, Point};
 
 use crate::arena::best_line;
 use crate::budget::{Budget, within};
-use crate::decide::Candidate;
+use crate::decide::{Candidate, recent_stones};
 use crate::engine::{Analysis, Decision, Engine, SearchReport};
 use crate::params::{Limit, SearchParams};
 use priors::{candidate_moves, expansion_priors};
@@ -188,16 +188,8 @@ impl Mcts {
                 nodes.push(Node { player: color.opponent().index() as u8, ..Node::default() });
                 let mut moves = Vec::new();
                 candidate_moves(root_board, color, in_play.then_some(game), &mut moves);
-                let last = match game.moves().last() {
-                    Some(&(c, Move::Play(p))) if c != color => Some(p),
-                    _ => None,
-                };
-                let previous = match game.moves().iter().rev().nth(1) {
-                    Some(&(c, Move::Play(p))) if c == color => Some(p),
-                    _ => None,
-                };
                 let (mut tactics, mut priors) = (Vec::new(), Vec::new());
-                let recent = (last, previous);
+                let recent = recent_stones(game, color);
                 expansion_priors(root_board, color, &moves, recent, &self.params, &mut tactics, &mut priors);
                 add_children(&mut nodes, 0, color, &moves, &priors);
                 nodes

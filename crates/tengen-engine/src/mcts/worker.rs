@@ -164,10 +164,7 @@ impl<'a> Shared<'a> {
             table: Mutex::new(std::collections::HashMap::new()),
             limit: stop.limit.cap(),
             budget: stop.budget,
-            last_move: match game.moves().last() {
-                Some(&(c, Move::Play(p))) if c != color => Some(p),
-                _ => None,
-            },
+            last_move: crate::decide::recent_stones(game, color).0,
             stop: AtomicBool::new(false),
             goal: None,
         }
