@@ -7,7 +7,8 @@ use crate::zobrist::key;
 
 impl Board {
     /// Checks every incremental structure against one recomputed from the cells alone: the
-    /// chains, their pseudo-liberty counters, the empty list and the hash.
+    /// chains, their pseudo-liberty counters, the empty list and the hash — and that no empty or
+    /// border cell names a chain head (the board's updates rely on head 0 there).
     ///
     /// # Errors
     /// A description of the first difference.
@@ -28,6 +29,9 @@ impl Board {
                     self.nbr[i],
                     self.expected_nbr(i)
                 ));
+            }
+            if cell >= EMPTY && self.head[i] != 0 {
+                return Err(format!("cell {i} holds no stone but has head {}", self.head[i]));
             }
             if cell == EMPTY {
                 empties += 1;
@@ -67,7 +71,7 @@ impl Board {
                 if self.head[s] != h {
                     return Err(format!("{} and {} are connected but have different heads", p, Point::from_index(s)));
                 }
-                expect.size += 1;
+                expect.add_stone();
                 for d in NEIGHBOURS {
                     let n = (s as isize + d) as usize;
                     if self.cells[n] == EMPTY {
@@ -82,8 +86,8 @@ impl Board {
                 return Err(format!("chain at {p}: counters {got:?}, recomputed {expect:?}"));
             }
             let walked = self.chain(p).count();
-            if walked != expect.size as usize {
-                return Err(format!("chain at {p}: list has {walked} stones, flood fill {}", expect.size));
+            if walked != expect.size() as usize {
+                return Err(format!("chain at {p}: list has {walked} stones, flood fill {}", expect.size()));
             }
         }
         Ok(())

@@ -157,7 +157,7 @@ impl Board {
                     heads[k] = h;
                     if cell == c {
                         let info = self.chains[h as usize];
-                        size += info.size as usize;
+                        size += info.size() as usize;
                         if max == 1 {
                             // The self-atari question: the chain's count and sum answer it.
                             match self.libs_besides(h as usize, p, self.touching(p, h)) {
@@ -189,7 +189,7 @@ impl Board {
                         }
                     } else if !self.has_liberty_besides(p, h) {
                         // Captured: its stones' points become liberties.
-                        if self.chains[h as usize].size > 1 {
+                        if self.chains[h as usize].size() > 1 {
                             return (max + 1, size);
                         }
                         if !libs[..n].contains(&(e as u16)) {
@@ -227,7 +227,7 @@ impl Board {
             }
             seen[k] = h;
             if !self.has_liberty_besides(p, h) {
-                let size = self.chains[h as usize].size as usize;
+                let size = self.chains[h as usize].size() as usize;
                 if cell == c {
                     saved += size;
                 } else {
