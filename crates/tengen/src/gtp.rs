@@ -26,9 +26,13 @@ pub struct GtpArgs {
     #[arg(long)]
     playouts: Option<u32>,
     /// A KataGo network (`.bin.gz`, model versions 8 to 15): search with it (PUCT) instead
-    /// of playouts. `--level` 1 to 5 keep the playout search.
-    #[arg(long)]
+    /// of playouts. `--level` 1 to 5 keep the playout search. Without it, the network
+    /// `tengen model install` installed, if any.
+    #[arg(long, conflicts_with = "no_model")]
     model: Option<std::path::PathBuf>,
+    /// Without a network, even where one is installed.
+    #[arg(long)]
+    no_model: bool,
     /// Seconds per move at most (the search stops at whichever limit comes first).
     #[arg(long)]
     time: Option<f64>,
@@ -172,7 +176,7 @@ pub fn run(args: &GtpArgs) -> Result<()> {
     if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0)) || args.playouts == Some(0) {
         anyhow::bail!("--time must be a positive number of seconds and --playouts at least 1");
     }
-    let network = args.model.as_deref().map(crate::network::load).transpose()?;
+    let network = crate::network::choose(args.model.as_deref(), args.no_model)?;
     let network_params = match (&network, args.level) {
         (None, _) => None,
         (Some(_), None) => {

@@ -14,6 +14,7 @@ mod learn;
 mod load;
 mod lobby;
 mod malloc;
+mod model;
 mod network;
 mod play;
 mod ratings;
@@ -55,6 +56,10 @@ enum Command {
     /// Learn from game records: the 3 × 3 shapes the search's priors read.
     #[command(subcommand)]
     Learn(learn::Learn),
+    /// Install a KataGo network once (`tengen model install`): `serve`, `gtp`, `review` and
+    /// `play` then use it without `--model`.
+    #[command(subcommand)]
+    Model(model::ModelCommand),
     /// Referee games between two GTP engines: alternate colours, count by the Chinese rules,
     /// write SGFs, print the win rate with its confidence interval.
     Match(duel::MatchArgs),
@@ -92,6 +97,7 @@ fn main() -> ExitCode {
         Command::Review(r) => review::run(&r),
         Command::Learn(l) => learn::run(&l),
         Command::Match(m) => duel::run(&m),
+        Command::Model(m) => model::run(&m),
         Command::Play(p) => play::run(&p),
         Command::Serve(s) => serve::run(&s),
         Command::Worker(w) => worker::run(&w),

@@ -21,6 +21,21 @@ pub fn load(path: &Path) -> Result<Arc<CachedModel>> {
     Ok(Arc::new(CachedModel::new(model, CACHE)))
 }
 
+/// The network a command searches with: the file `--model` names, else the one
+/// `tengen model install` installed, if any; none with `--no-model` (which clap keeps apart
+/// from `--model`).
+///
+/// # Errors
+/// An installed network's file is gone (see [`crate::model::installed`]), or [`load`]'s.
+pub fn choose(model: Option<&Path>, no_model: bool) -> Result<Option<Arc<CachedModel>>> {
+    let path = match (model, no_model) {
+        (_, true) => None,
+        (Some(path), false) => Some(path.to_path_buf()),
+        (None, false) => crate::model::installed()?,
+    };
+    path.as_deref().map(load).transpose()
+}
+
 /// Refuses a model whose inputs tengen does not compute.
 ///
 /// # Errors

@@ -39,9 +39,13 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// A KataGo network (`.bin.gz`): levels 6 to 10 search with it (8 to 1,600 visits a
-    /// move), and it judges the dead stones.
-    #[arg(long)]
+    /// move), and it judges the dead stones. Without it, the network `tengen model install`
+    /// installed, if any.
+    #[arg(long, conflicts_with = "no_model")]
     model: Option<std::path::PathBuf>,
+    /// Without a network, even where one is installed.
+    #[arg(long)]
+    no_model: bool,
 }
 
 const HELP: &str =
@@ -106,7 +110,7 @@ fn run_with(args: &PlayArgs, mut input: impl BufRead, mut out: impl Write) -> Re
             you
         }
     };
-    let network = args.model.as_deref().map(crate::network::load).transpose()?;
+    let network = crate::network::choose(args.model.as_deref(), args.no_model)?;
     let with = match &network {
         Some(n) if SearchParams::network_level(args.level).is_some() => format!(" (network {})", n.model().name),
         _ => String::new(),
@@ -215,20 +219,37 @@ mod tests {
         let model =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
         assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
-        let args = PlayArgs { size: 9, color: Side::Black, handicap: 0, level: 6, seed: 1, model: Some(model.clone()) };
+        let args = PlayArgs {
+            size: 9,
+            color: Side::Black,
+            handicap: 0,
+            level: 6,
+            seed: 1,
+            model: Some(model.clone()),
+            no_model: false,
+        };
         let out = play(args, "E5\nC3\nresign\n");
         assert!(out.contains("level 6 (network b10c384h6nbttflrs)"), "{out}");
         assert_eq!(out.matches("white plays").count(), 2, "{out}");
         assert!(!out.contains("white plays pass"), "{out}");
         // Below level 6 the playout search plays, network or not.
-        let args = PlayArgs { size: 9, color: Side::Black, handicap: 0, level: 5, seed: 1, model: Some(model) };
+        let args = PlayArgs {
+            size: 9,
+            color: Side::Black,
+            handicap: 0,
+            level: 5,
+            seed: 1,
+            model: Some(model),
+            no_model: false,
+        };
         let out = play(args, "resign\n");
         assert!(out.contains("level 5; you are"), "{out}");
     }
 
     #[test]
     fn a_scripted_game() {
-        let args = PlayArgs { size: 5, color: Side::Black, handicap: 0, level: 1, seed: 3, model: None };
+        let args =
+            PlayArgs { size: 5, color: Side::Black, handicap: 0, level: 1, seed: 3, model: None, no_model: true };
         let out = play(args, "C3\nZ9\nQ\nC3\nhelp\nundo\nC3\nscore\nresign\n");
         assert!(out.contains("you are black"), "{out}");
         assert!(out.contains("white plays"), "{out}");
@@ -242,7 +263,8 @@ mod tests {
 
     #[test]
     fn passing_to_the_end_counts_the_game() {
-        let args = PlayArgs { size: 5, color: Side::White, handicap: 0, level: 1, seed: 5, model: None };
+        let args =
+            PlayArgs { size: 5, color: Side::White, handicap: 0, level: 1, seed: 5, model: None, no_model: true };
         let out = play(args, &"pass\n".repeat(60));
         assert!(out.contains("black plays"), "{out}");
         assert!(out.contains("Game over:"), "{out}");
@@ -251,7 +273,8 @@ mod tests {
 
     #[test]
     fn nigiri_and_handicap() {
-        let args = PlayArgs { size: 9, color: Side::Nigiri, handicap: 2, level: 1, seed: 9, model: None };
+        let args =
+            PlayArgs { size: 9, color: Side::Nigiri, handicap: 2, level: 1, seed: 9, model: None, no_model: true };
         let out = play(args, "odd\nquit\n");
         assert!(out.contains("The handful held"), "{out}");
         assert!(out.contains("komi 0"), "{out}");

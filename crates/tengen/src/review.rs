@@ -42,9 +42,13 @@ pub struct ReviewArgs {
     seed: u64,
     /// A KataGo network (`.bin.gz`): search every position with it (`--playouts` then counts
     /// its visits, default 24), and judge with its policy too — the played move's prior, the
-    /// opponent's most likely reply (a trap) and best reply's priors.
-    #[arg(long)]
+    /// opponent's most likely reply (a trap) and best reply's priors. Without it, the network
+    /// `tengen model install` installed, if any.
+    #[arg(long, conflicts_with = "no_model")]
     model: Option<PathBuf>,
+    /// Without a network, even where one is installed.
+    #[arg(long)]
+    no_model: bool,
 }
 
 /// Runs the review.
@@ -54,7 +58,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     if game.moves().is_empty() {
         bail!("{}: the record has no moves to review", args.game.display());
     }
-    let network = args.model.as_deref().map(crate::network::load).transpose()?;
+    let network = crate::network::choose(args.model.as_deref(), args.no_model)?;
     let default = match network {
         Some(_) => 24,
         None => SearchParams::level(args.level).playouts.simulations().unwrap_or(1),

@@ -33,9 +33,13 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 5.0)]
     max_think: f64,
     /// A KataGo network (`.bin.gz`, model versions 8 to 15): the computer of levels 6 to 10
-    /// searches with it, and it proposes the dead stones.
-    #[arg(long)]
+    /// searches with it, and it proposes the dead stones. Without it, the network `tengen model
+    /// install` installed, if any.
+    #[arg(long, conflicts_with = "no_model")]
     model: Option<std::path::PathBuf>,
+    /// Without a network, even where one is installed.
+    #[arg(long)]
+    no_model: bool,
     /// The log on standard error: `text` lines or `json` objects, one per request (method,
     /// route, status, latency; never a token) and per fault. `RUST_LOG` filters it
     /// (`info` by default; `warn` for faults only).
@@ -179,7 +183,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             usize::from,
         ),
         max_think,
-        network: args.model.as_deref().map(crate::network::load).transpose()?,
+        network: crate::network::choose(args.model.as_deref(), args.no_model)?,
         limits: tengen_server::guard::Limits {
             body_bytes: args.body_limit as usize,
             sgf: tengen_sgf::Limits {
