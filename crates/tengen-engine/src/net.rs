@@ -269,7 +269,7 @@ impl NetSearch {
             model: &self.model,
             game,
             tree: Mutex::new((nodes, vec![0.0; Point::TABLE_SIZE], 0)),
-            claimed: AtomicU32::new(0),
+            claimed: AtomicU32::new(if self.params.network.kept_count { kept } else { 0 }),
             limit,
             budget: if monitor.is_some() { None } else { time },
             started,

@@ -182,6 +182,11 @@ pub struct NetworkParams {
     /// utility less this times √(prior of the children already visited) — half of it at the
     /// root.
     pub fpu_reduction: f32,
+    /// The visits kept from the last search under the moves played since (with
+    /// [`SearchParams::reuse_tree`]) count toward `playouts`, as KataGo's `maxVisits`: a search
+    /// adds only what the kept subtree lacks. Off: `playouts` new visits every search. The
+    /// review searches consecutive positions so.
+    pub kept_count: bool,
 }
 
 impl SearchParams {
@@ -288,6 +293,6 @@ impl Default for PlayoutParams {
 
 impl Default for NetworkParams {
     fn default() -> NetworkParams {
-        NetworkParams { cpuct: 0.5, fpu_reduction: 0.1 }
+        NetworkParams { cpuct: 0.5, fpu_reduction: 0.1, kept_count: false }
     }
 }

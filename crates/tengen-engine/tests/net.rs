@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tengen_core::{Color, Game, Komi, Move, Phase, Point, Rules, Setup};
-use tengen_engine::{Budget, Decision, Engine, Limit, NetSearch, SearchParams};
+use tengen_engine::{Budget, Decision, Engine, Limit, NetSearch, NetworkParams, SearchParams};
 use tengen_nn::{CachedModel, Model};
 
 fn model() -> Arc<CachedModel> {
@@ -93,6 +93,25 @@ fn the_tree_is_kept_under_the_moves_played() {
     net.clear();
     net.search(&game, None);
     assert_eq!(net.reused(), 0);
+}
+
+#[test]
+fn kept_visits_count_toward_the_limit_when_asked() {
+    // As the review searches consecutive positions: the move played's subtree counts.
+    let params = SearchParams {
+        playouts: Limit::Simulations(64),
+        network: NetworkParams { kept_count: true, ..SearchParams::network().network },
+        ..SearchParams::network()
+    };
+    let mut net = NetSearch::new(model(), params);
+    let mut game = Game::new(9, Rules::chinese()).unwrap();
+    let first = net.search(&game, None);
+    assert_eq!(first.playouts, 64);
+    game.play(first.moves[0].mv).unwrap();
+    let second = net.search(&game, None);
+    let kept = net.reused();
+    assert!(kept >= 2, "the best move's subtree is kept: {kept}");
+    assert_eq!(second.playouts, 64, "{kept} kept, {} new", 64 - kept);
 }
 
 #[test]

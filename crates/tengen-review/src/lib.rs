@@ -4,9 +4,16 @@
 //! of docs/terms.md §15) — the biggest mistakes listed, a graph (SVG, or a sparkline for a
 //! terminal) and an annotated record. Shared by `tengen review` and the server's review jobs.
 //!
-//! Each position is searched once for the player to move; a move's loss is the search's value
-//! before it minus its value after it (from the mover's side), so every move costs about one
-//! search, plus one more (the opponent passing instead of answering) for sente and gote.
+//! Each position is searched once for the player to move, in the game's order; with a network
+//! each search starts from the tree the one before left under the move played, and its visits
+//! count toward the position's (`Searcher::network`), so a position costs only what that
+//! subtree lacks. A move's `loss` (points) compares like with like: the best move's and the
+//! played move's values in the search before it when the played move was searched enough,
+//! else the positions after the best and after the played move, each searched for the
+//! opponent (one search more). Its `tenuki_loss` (behind sente and gote) is the opponent's
+//! loss by passing instead of answering: from the search after the move when it looked at the
+//! pass enough, else from two more searches, of the positions after that pass and after the
+//! best reply, both for the mover. So a move costs one search and up to three more.
 
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
@@ -26,6 +33,18 @@ pub enum Searcher {
 }
 
 impl Searcher {
+    /// The network search for a review: the positions are searched in the game's order, each
+    /// within the tree the search of the one before left under the move played, whose visits
+    /// count toward `params.playouts` (see `NetworkParams::kept_count`).
+    #[must_use]
+    pub fn network(model: std::sync::Arc<tengen_nn::CachedModel>, params: tengen_engine::SearchParams) -> Searcher {
+        let network = tengen_engine::NetworkParams { kept_count: true, ..params.network };
+        Searcher::Network(Box::new(NetSearch::new(
+            model,
+            tengen_engine::SearchParams { reuse_tree: true, network, ..params },
+        )))
+    }
+
     /// The position searched for `color`, and the network's priors of its moves (none without a
     /// network).
     fn search(&mut self, game: &Game, color: Color) -> (Analysis, Vec<(Move, f32)>) {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use tengen_engine::{Limit, Mcts, NetSearch, SearchParams};
+use tengen_engine::{Limit, Mcts, SearchParams};
 use tengen_review::{Searcher, annotations, review, svg, text};
 use tengen_sgf::write_annotated;
 
@@ -72,13 +72,25 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         seed: args.seed,
         ..if network.is_some() { SearchParams::network() } else { SearchParams::level(10) }
     };
-    let mut searcher = match network {
-        Some(network) => Searcher::Network(Box::new(NetSearch::new(network, params.clone()))),
+    let evaluated = |n: &Option<std::sync::Arc<tengen_nn::CachedModel>>| n.as_ref().map_or(0, |n| n.stats().1);
+    let before = evaluated(&network);
+    let began = std::time::Instant::now();
+    let mut searcher = match network.clone() {
+        Some(network) => Searcher::network(network, params.clone()),
         None => Searcher::Playouts(Box::new(Mcts::new(params.clone()))),
     };
     let file = args.game.display().to_string();
     let review = review(&game, &mut searcher, simulations, &file, &replay.info, &mut |_| ControlFlow::Continue(()))
         .with_context(|| format!("{file}: cannot review"))?;
+    if network.is_some() {
+        let evaluations = evaluated(&network) - before;
+        eprintln!(
+            "tengen review: {} moves, {evaluations} network evaluations ({:.1} a move), {:.1} s",
+            game.moves().len(),
+            evaluations as f64 / game.moves().len() as f64,
+            began.elapsed().as_secs_f64()
+        );
+    }
     if let Some(out) = &args.out {
         let (comment, notes) = annotations(&review);
         let sgf = write_annotated(&game, &replay.info, &comment, &notes).to_sgf();

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
-use tengen_engine::{Limit, Mcts, NetSearch, SearchParams};
+use tengen_engine::{Limit, Mcts, SearchParams};
 use tengen_nn::CachedModel;
 use tengen_review::{Progress, Review, ReviewError, Searcher};
 use utoipa::ToSchema;
@@ -309,7 +309,7 @@ impl Worker {
                 seed: 1,
                 ..SearchParams::network()
             };
-            Searcher::Network(Box::new(NetSearch::new(network, params)))
+            Searcher::network(network, params)
         };
         let info = tengen_sgf::GameInfo {
             black: Some(state.config.black_name.clone()),
