@@ -3,6 +3,7 @@
 //! Matrix products go through ndarray (and so `matrixmultiply`).
 
 use crate::model::*;
+use crate::profile::timed;
 
 /// The network's inputs for one position.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,9 +89,16 @@ fn sum8(v: &[f32]) -> f32 {
 }
 
 fn matmul(x: &[f32], rows: usize, m: &MatMul) -> Vec<f32> {
-    let mut out = vec![0.0; rows * m.outputs];
-    gemm(x, rows, m.inputs, &m.weights, m.outputs, &mut out);
-    out
+    let flops = 2.0 * (rows * m.inputs * m.outputs) as f64;
+    timed(
+        || format!("matmul {}x{}>{}", if rows == 1 { "1" } else { "board" }, m.inputs, m.outputs),
+        flops,
+        || {
+            let mut out = vec![0.0; rows * m.outputs];
+            gemm(x, rows, m.inputs, &m.weights, m.outputs, &mut out);
+            out
+        },
+    )
 }
 
 fn activate(x: &mut [f32], a: Activation) {
@@ -107,6 +115,10 @@ fn activate(x: &mut [f32], a: Activation) {
 
 /// Batch normalisation (merged into a scale and a bias per channel) and activation.
 fn norm_act(x: &mut [f32], channels: usize, n: &BatchNorm, act: Activation) {
+    timed(|| "norm+activation".to_string(), 0.0, || norm_act_untimed(x, channels, n, act));
+}
+
+fn norm_act_untimed(x: &mut [f32], channels: usize, n: &BatchNorm, act: Activation) {
     let scale: Vec<f32> = (0..channels).map(|c| n.scale[c] / (n.variance[c] + n.epsilon).sqrt()).collect();
     let bias: Vec<f32> = (0..channels).map(|c| n.bias[c] - n.mean[c] * scale[c]).collect();
     for row in x.chunks_exact_mut(channels) {
@@ -119,6 +131,11 @@ fn norm_act(x: &mut [f32], channels: usize, n: &BatchNorm, act: Activation) {
 
 /// A convolution with zero padding on a `size × size` board.
 fn conv(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
+    let flops = 2.0 * (size * size * c.ky * c.kx * c.inputs * c.outputs) as f64;
+    timed(|| format!("conv {}x{} {}>{}", c.ky, c.kx, c.inputs, c.outputs), flops, || conv_untimed(x, size, c))
+}
+
+fn conv_untimed(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
     let s = size * size;
     if c.ky == 1 && c.kx == 1 {
         let mut out = vec![0.0; s * c.outputs];
@@ -153,6 +170,10 @@ fn conv(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
 
 /// RMS normalisation over the channels of each position.
 fn rms_norm(x: &[f32], channels: usize, n: &RmsNorm) -> Vec<f32> {
+    timed(|| "rms norm".to_string(), 0.0, || rms_norm_untimed(x, channels, n))
+}
+
+fn rms_norm_untimed(x: &[f32], channels: usize, n: &RmsNorm) -> Vec<f32> {
     let mut out = x.to_vec();
     for row in out.chunks_exact_mut(channels) {
         let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / channels as f32;
@@ -172,58 +193,73 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
     let mut k = matmul(&xn, s, &a.k);
     let v = matmul(&xn, s, &a.v);
     let (hq, hk, d, dv) = (a.heads, a.kv_heads, a.q_head_dim, a.v_head_dim);
-    if let Rope::Learned { freqs, pairs, .. } = &a.rope {
-        // The rotation of every (position, key/value head, pair), computed once for Q and K.
-        let mut table = vec![(0.0f32, 0.0f32); s * hk * pairs];
-        for pos in 0..s {
-            let (py, px) = ((pos / size) as f32, (pos % size) as f32);
-            for kh in 0..hk {
-                for p in 0..*pairs {
-                    let f = &freqs[(kh * pairs + p) * 2..][..2];
-                    table[(pos * hk + kh) * pairs + p] = (px * f[0] + py * f[1]).sin_cos();
-                }
-            }
-        }
-        let rotate = |t: &mut [f32], heads: usize, kv_of: &dyn Fn(usize) -> usize| {
-            for pos in 0..s {
-                for h in 0..heads {
-                    let kh = kv_of(h);
-                    for p in 0..*pairs {
-                        let (sin, cos) = table[(pos * hk + kh) * pairs + p];
-                        let i = pos * heads * d + h * d + 2 * p;
-                        let (x0, x1) = (t[i], t[i + 1]);
-                        t[i] = x0 * cos - x1 * sin;
-                        t[i + 1] = x0 * sin + x1 * cos;
+    timed(
+        || "attention rotary positions".to_string(),
+        0.0,
+        || {
+            if let Rope::Learned { freqs, pairs, .. } = &a.rope {
+                // The rotation of every (position, key/value head, pair), computed once for Q and K.
+                let mut table = vec![(0.0f32, 0.0f32); s * hk * pairs];
+                for pos in 0..s {
+                    let (py, px) = ((pos / size) as f32, (pos % size) as f32);
+                    for kh in 0..hk {
+                        for p in 0..*pairs {
+                            let f = &freqs[(kh * pairs + p) * 2..][..2];
+                            table[(pos * hk + kh) * pairs + p] = (px * f[0] + py * f[1]).sin_cos();
+                        }
                     }
                 }
+                let rotate = |t: &mut [f32], heads: usize, kv_of: &dyn Fn(usize) -> usize| {
+                    for pos in 0..s {
+                        for h in 0..heads {
+                            let kh = kv_of(h);
+                            for p in 0..*pairs {
+                                let (sin, cos) = table[(pos * hk + kh) * pairs + p];
+                                let i = pos * heads * d + h * d + 2 * p;
+                                let (x0, x1) = (t[i], t[i + 1]);
+                                t[i] = x0 * cos - x1 * sin;
+                                t[i + 1] = x0 * sin + x1 * cos;
+                            }
+                        }
+                    }
+                };
+                let rep = hq / hk;
+                rotate(&mut q, hq, &|h| h / rep);
+                rotate(&mut k, hk, &|h| h);
             }
-        };
-        let rep = hq / hk;
-        rotate(&mut q, hq, &|h| h / rep);
-        rotate(&mut k, hk, &|h| h);
-    }
+        },
+    );
     // Per head: scores = Q·Kᵀ / sqrt(d), a softmax over each row, then scores·V — as matrix
     // products over strided views of the projections.
     use ndarray::{Array2, ArrayView2, ArrayViewMut2, ShapeBuilder};
     let scale = 1.0 / (d as f32).sqrt();
     let rep = hq / hk;
-    let mut out = vec![0.0f32; s * hq * dv];
-    let mut scores = Array2::<f32>::zeros((s, s));
-    for h in 0..hq {
-        let kh = h / rep;
-        let qh = ArrayView2::from_shape((s, d).strides((hq * d, 1)), &q[h * d..]).expect("query view");
-        let kt = ArrayView2::from_shape((d, s).strides((1, hk * d)), &k[kh * d..]).expect("key view");
-        ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
-        for row in scores.as_slice_mut().expect("a standard-layout matrix").chunks_exact_mut(s) {
-            let max = max8(row);
-            row.iter_mut().for_each(|l| *l = exp_approx(*l - max));
-            let inv = 1.0 / sum8(row);
-            row.iter_mut().for_each(|l| *l *= inv);
-        }
-        let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
-        let mut oh = ArrayViewMut2::from_shape((s, dv).strides((hq * dv, 1)), &mut out[h * dv..]).expect("output view");
-        ndarray::linalg::general_mat_mul(1.0, &scores, &vh, 0.0, &mut oh);
-    }
+    let flops = 2.0 * (hq * s * s * (d + dv)) as f64;
+    let out = timed(
+        || "attention scores, softmax, values".to_string(),
+        flops,
+        || {
+            let mut out = vec![0.0f32; s * hq * dv];
+            let mut scores = Array2::<f32>::zeros((s, s));
+            for h in 0..hq {
+                let kh = h / rep;
+                let qh = ArrayView2::from_shape((s, d).strides((hq * d, 1)), &q[h * d..]).expect("query view");
+                let kt = ArrayView2::from_shape((d, s).strides((1, hk * d)), &k[kh * d..]).expect("key view");
+                ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
+                for row in scores.as_slice_mut().expect("a standard-layout matrix").chunks_exact_mut(s) {
+                    let max = max8(row);
+                    row.iter_mut().for_each(|l| *l = exp_approx(*l - max));
+                    let inv = 1.0 / sum8(row);
+                    row.iter_mut().for_each(|l| *l *= inv);
+                }
+                let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
+                let mut oh =
+                    ArrayViewMut2::from_shape((s, dv).strides((hq * dv, 1)), &mut out[h * dv..]).expect("output view");
+                ndarray::linalg::general_mat_mul(1.0, &scores, &vh, 0.0, &mut oh);
+            }
+            out
+        },
+    );
     let proj = matmul(&out, s, &a.out);
     for (xv, p) in x.iter_mut().zip(proj) {
         *xv += p;

@@ -20,9 +20,11 @@ mod features;
 mod forward;
 mod load;
 mod model;
+mod profile;
 
 pub use cache::CachedModel;
 pub use features::{GLOBAL, SPATIAL, input_features, katago_index};
 pub use forward::{Evaluation, Input, RawOutput};
 pub use load::LoadError;
 pub use model::*;
+pub use profile::{LayerTime, profile};

@@ -270,3 +270,26 @@ fn the_cache_returns_the_same_evaluation_and_forgets_the_oldest() {
     cached.evaluate(&inputs[0], 0);
     assert_eq!(cached.stats(), (2, 4), "symmetry 0 was forgotten");
 }
+
+#[test]
+fn the_profile_counts_every_layer_and_changes_nothing() {
+    let m = model();
+    let input = input_features(&Game::new(9, Rules::chinese()).unwrap()).unwrap();
+    let plain = m.forward(&input);
+    let (profiled, layers) = tengen_nn::profile(|| (m.forward(&input), m.forward(&input)));
+    assert_eq!((&profiled.0, &profiled.1), (&plain, &plain), "profiling changes no output");
+    let calls = |kind: &str| layers.iter().find(|l| l.kind == kind).map_or(0, |l| l.calls);
+    // Two evaluations of ten nested blocks, each with two attention and two FFN layers.
+    assert_eq!(calls("attention scores, softmax, values"), 40);
+    assert_eq!(calls("rms norm"), 80);
+    assert_eq!(calls("conv 3x3 22>384"), 2, "{layers:?}");
+    // The multiply-adds counted are the network's: 2·81·(22·9·384 + …) and the attention's,
+    // about 1.8 GFLOP a 9×9 evaluation of this network.
+    let flops: f64 = layers.iter().map(|l| l.flops).sum::<f64>() / 2.0;
+    assert!((1.7e9..1.9e9).contains(&flops), "{flops}");
+    assert!(layers.windows(2).all(|w| w[0].time >= w[1].time), "the slowest first");
+    // Outside `profile` nothing is recorded.
+    std::hint::black_box(m.forward(&input));
+    let (_, again) = tengen_nn::profile(|| ());
+    assert!(again.is_empty());
+}

@@ -13,7 +13,8 @@
 //! opponent (one search more). Its `tenuki_loss` (behind sente and gote) is the opponent's
 //! loss by passing instead of answering: from the search after the move when it looked at the
 //! pass enough, else from two more searches, of the positions after that pass and after the
-//! best reply, both for the mover. So a move costs one search and up to three more.
+//! best reply, both for the mover. So a move costs one search and up to three more; with a
+//! network those three get half the visits.
 
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
@@ -28,21 +29,38 @@ use tengen_terms::{Commentary, Eval, Term, evaluative_names};
 pub enum Searcher {
     /// The playout search (Monte-Carlo tree search with RAVE).
     Playouts(Box<Mcts>),
-    /// The PUCT search on a KataGo network.
-    Network(Box<NetSearch>),
+    /// The PUCT search on a KataGo network: `main` searches the game's positions, `side` the
+    /// positions off the game's line a move's judgement asks for (see [`Searcher::network`]).
+    Network {
+        /// The game's positions.
+        main: Box<NetSearch>,
+        /// Positions off the game's line.
+        side: Box<NetSearch>,
+    },
 }
 
+/// The share of a position's visits a search off the game's line gets: a half …
+const SIDE_SHARE: u32 = 2;
+/// … but at least this many.
+const SIDE_MIN: u32 = 8;
+
 impl Searcher {
-    /// The network search for a review: the positions are searched in the game's order, each
+    /// The network search for a review. The game's positions are searched in its order, each
     /// within the tree the search of the one before left under the move played, whose visits
-    /// count toward `params.playouts` (see `NetworkParams::kept_count`).
+    /// count toward `params.playouts` (see `NetworkParams::kept_count`); the positions off the
+    /// game's line (after the best move, after a pass) get half the visits, at least 8.
     #[must_use]
     pub fn network(model: std::sync::Arc<tengen_nn::CachedModel>, params: tengen_engine::SearchParams) -> Searcher {
-        let network = tengen_engine::NetworkParams { kept_count: true, ..params.network };
-        Searcher::Network(Box::new(NetSearch::new(
-            model,
-            tengen_engine::SearchParams { reuse_tree: true, network, ..params },
-        )))
+        let network = tengen_engine::NetworkParams { kept_count: true, ..params.network.clone() };
+        let main = tengen_engine::SearchParams { reuse_tree: true, network, ..params.clone() };
+        let side = match params.playouts.simulations() {
+            Some(n) => tengen_engine::Limit::Simulations((n / SIDE_SHARE).max(SIDE_MIN).min(n)),
+            None => params.playouts,
+        };
+        Searcher::Network {
+            main: Box::new(NetSearch::new(model.clone(), main)),
+            side: Box::new(NetSearch::new(model, tengen_engine::SearchParams { playouts: side, ..params })),
+        }
     }
 
     /// The position searched for `color`, and the network's priors of its moves (none without a
@@ -50,15 +68,19 @@ impl Searcher {
     fn search(&mut self, game: &Game, color: Color) -> (Analysis, Vec<(Move, f32)>) {
         match self {
             Searcher::Playouts(m) => (m.search_analysis(game, color), Vec::new()),
-            Searcher::Network(n) => {
-                let a = n.search_for(game, color);
-                (a, n.root_priors())
+            Searcher::Network { main, .. } => {
+                let a = main.search_for(game, color);
+                (a, main.root_priors())
             }
         }
     }
 
+    /// A position off the game's line searched for `color`.
     fn analysis(&mut self, game: &Game, color: Color) -> Analysis {
-        self.search(game, color).0
+        match self {
+            Searcher::Playouts(m) => m.search_analysis(game, color),
+            Searcher::Network { side, .. } => side.search_for(game, color),
+        }
     }
 }
 

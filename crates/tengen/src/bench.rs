@@ -62,6 +62,10 @@ pub struct NnArgs {
     /// Threads, each evaluating on its own.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Print where the time of one thread's evaluations goes, by kind of layer (time,
+    /// share, GFLOP/s achieved), and measure nothing else.
+    #[arg(long)]
+    profile: bool,
 }
 
 /// What every benchmark takes: the board and how long to measure.
@@ -225,6 +229,54 @@ fn progress(duration: Duration) -> ProgressBar {
 }
 
 /// `tengen bench nn`: forward passes on the empty board for the given time.
+/// `tengen bench nn --profile`: one thread's evaluations for `duration`, by kind of layer.
+fn nn_profile(model: &tengen_nn::Model, input: &tengen_nn::Input, duration: Duration) -> Result<()> {
+    std::hint::black_box(model.forward(input));
+    let started = Instant::now();
+    let (n, layers) = tengen_nn::profile(|| {
+        let mut n = 0u32;
+        while started.elapsed() < duration || n == 0 {
+            std::hint::black_box(model.forward(input));
+            n += 1;
+        }
+        n
+    });
+    let total = started.elapsed().as_secs_f64();
+    let ms = |secs: f64| secs * 1e3 / f64::from(n);
+    println!("{:<40} {:>7} {:>10} {:>6} {:>8}", "layer", "calls", "ms/eval", "share", "GFLOP/s");
+    let mut counted = 0.0;
+    for l in &layers {
+        let secs = l.time.as_secs_f64();
+        counted += secs;
+        let rate = if l.flops > 0.0 { format!("{:.1}", l.gflops()) } else { "-".to_string() };
+        println!(
+            "{:<40} {:>7} {:>10.2} {:>5.1}% {:>8}",
+            l.kind,
+            l.calls / u64::from(n),
+            ms(secs),
+            100.0 * secs / total,
+            rate
+        );
+    }
+    let flops: f64 = layers.iter().map(|l| l.flops).sum::<f64>() / f64::from(n);
+    println!(
+        "{:<40} {:>7} {:>10.2} {:>5.1}%",
+        "other (residuals, heads' glue)",
+        "",
+        ms(total - counted),
+        100.0 * (total - counted) / total
+    );
+    println!(
+        "nn-profile size={} evaluations={n} ms_per_evaluation={:.2} gflop_per_evaluation={:.2} gflops={:.1} model={}",
+        input.size,
+        ms(total),
+        flops / 1e9,
+        flops * f64::from(n) / total / 1e9,
+        model.name
+    );
+    Ok(())
+}
+
 fn nn(args: &NnArgs) -> Result<()> {
     let duration = args.span.duration()?;
     let size = args.span.size;
@@ -238,6 +290,9 @@ fn nn(args: &NnArgs) -> Result<()> {
     let threads = args.threads;
     if !(1..=256).contains(&threads) {
         bail!("--threads must be 1 to 256, not {threads}");
+    }
+    if args.profile {
+        return nn_profile(&model, &input, duration);
     }
     let started = Instant::now();
     let n: u64 = std::thread::scope(|scope| {
