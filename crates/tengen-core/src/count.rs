@@ -164,7 +164,7 @@ impl fmt::Display for Score {
 pub fn half_points_text(half: i32) -> String {
     let sign = if half < 0 { "-" } else { "" };
     let a = half.unsigned_abs();
-    if a % 2 == 0 { format!("{sign}{}", a / 2) } else { format!("{sign}{}.5", a / 2) }
+    if a.is_multiple_of(2) { format!("{sign}{}", a / 2) } else { format!("{sign}{}.5", a / 2) }
 }
 
 /// Quarters as a mixed number: `3¾`, `184½`, `2` (or, with `phrase`, `3/4`, `184 又 1/2`).

@@ -205,7 +205,7 @@ fn play_games(size: usize, games: usize, seed: u64) -> Tally {
             if game.phase() != tengen_core::Phase::Playing {
                 break;
             }
-            if game.moves().len() % 10 == 0 || captured == 1 {
+            if game.moves().len().is_multiple_of(10) || captured == 1 {
                 compare_legality(&game, &mut gtp, &mut tally, &context);
             }
         }

@@ -83,7 +83,7 @@ fn search(b: &Board, w: Point, defender_first: bool, level: usize, limit: usize)
     }
     let def = b.get(w).expect("the chain is on the board");
     let att = !def;
-    let defender = (defender_first && level % 2 == 0) || (!defender_first && level % 2 == 1);
+    let defender = (defender_first && level.is_multiple_of(2)) || (!defender_first && level % 2 == 1);
     let libs = b.liberties(w);
     if !defender && libs <= 1 {
         return true;
@@ -363,8 +363,11 @@ pub fn input_features(game: &Game) -> Result<Input, String> {
     if matches!(moves.last(), Some(&(c, Move::Pass)) if c == opp) {
         global[14] = 1.0;
     }
-    let floor =
-        if s % 2 == 0 { (self_komi / 2.0).floor() * 2.0 } else { ((self_komi - 1.0) / 2.0).floor() * 2.0 + 1.0 };
+    let floor = if s.is_multiple_of(2) {
+        (self_komi / 2.0).floor() * 2.0
+    } else {
+        ((self_komi - 1.0) / 2.0).floor() * 2.0 + 1.0
+    };
     let delta = (self_komi - floor).clamp(0.0, 2.0);
     global[18] = if delta < 0.5 {
         delta

@@ -2,6 +2,7 @@
 //! positions in rows, channels contiguous; positions in KataGo's order, row 0 at the top).
 //! Matrix products go through ndarray (and so `matrixmultiply`).
 
+use crate::kernel::{Packed, gemm_packed};
 use crate::model::*;
 use crate::profile::timed;
 
@@ -95,7 +96,10 @@ fn matmul(x: &[f32], rows: usize, m: &MatMul) -> Vec<f32> {
         flops,
         || {
             let mut out = vec![0.0; rows * m.outputs];
-            gemm(x, rows, m.inputs, &m.weights, m.outputs, &mut out);
+            match &m.packed {
+                Some(p) => gemm_packed(x, m.inputs, rows, p, &mut out, m.outputs, 1.0),
+                None => gemm(x, rows, m.inputs, &m.weights, m.outputs, &mut out),
+            }
             out
         },
     )
@@ -139,7 +143,10 @@ fn conv_untimed(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
     let s = size * size;
     if c.ky == 1 && c.kx == 1 {
         let mut out = vec![0.0; s * c.outputs];
-        gemm(x, s, c.inputs, &c.weights, c.outputs, &mut out);
+        match &c.packed {
+            Some(p) => gemm_packed(x, c.inputs, s, p, &mut out, c.outputs, 1.0),
+            None => gemm(x, s, c.inputs, &c.weights, c.outputs, &mut out),
+        }
         return out;
     }
     let k = c.ky * c.kx * c.inputs;
@@ -164,7 +171,10 @@ fn conv_untimed(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
         }
     }
     let mut out = vec![0.0; s * c.outputs];
-    gemm(&cols, s, k, &c.weights, c.outputs, &mut out);
+    match &c.packed {
+        Some(p) => gemm_packed(&cols, k, s, p, &mut out, c.outputs, 1.0),
+        None => gemm(&cols, s, k, &c.weights, c.outputs, &mut out),
+    }
     out
 }
 
@@ -198,17 +208,21 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
         0.0,
         || {
             if let Rope::Learned { freqs, pairs, .. } = &a.rope {
-                // The rotation of every (position, key/value head, pair), computed once for Q and K.
-                let mut table = vec![(0.0f32, 0.0f32); s * hk * pairs];
-                for pos in 0..s {
-                    let (py, px) = ((pos / size) as f32, (pos % size) as f32);
-                    for kh in 0..hk {
-                        for p in 0..*pairs {
-                            let f = &freqs[(kh * pairs + p) * 2..][..2];
-                            table[(pos * hk + kh) * pairs + p] = (px * f[0] + py * f[1]).sin_cos();
+                // The rotation of every (position, key/value head, pair), the same for Q and K
+                // and for every evaluation on this board size.
+                let table = a.rotations.get_or_init(size, || {
+                    let mut table = vec![(0.0f32, 0.0f32); s * hk * pairs];
+                    for pos in 0..s {
+                        let (py, px) = ((pos / size) as f32, (pos % size) as f32);
+                        for kh in 0..hk {
+                            for p in 0..*pairs {
+                                let f = &freqs[(kh * pairs + p) * 2..][..2];
+                                table[(pos * hk + kh) * pairs + p] = (px * f[0] + py * f[1]).sin_cos();
+                            }
                         }
                     }
-                }
+                    table
+                });
                 let rotate = |t: &mut [f32], heads: usize, kv_of: &dyn Fn(usize) -> usize| {
                     for pos in 0..s {
                         for h in 0..heads {
@@ -229,41 +243,99 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
             }
         },
     );
-    // Per head: scores = Q·Kᵀ / sqrt(d), a softmax over each row, then scores·V — as matrix
-    // products over strided views of the projections.
-    use ndarray::{Array2, ArrayView2, ArrayViewMut2, ShapeBuilder};
     let scale = 1.0 / (d as f32).sqrt();
-    let rep = hq / hk;
-    let flops = 2.0 * (hq * s * s * (d + dv)) as f64;
-    let out = timed(
-        || "attention scores, softmax, values".to_string(),
-        flops,
-        || {
-            let mut out = vec![0.0f32; s * hq * dv];
-            let mut scores = Array2::<f32>::zeros((s, s));
-            for h in 0..hq {
-                let kh = h / rep;
-                let qh = ArrayView2::from_shape((s, d).strides((hq * d, 1)), &q[h * d..]).expect("query view");
-                let kt = ArrayView2::from_shape((d, s).strides((1, hk * d)), &k[kh * d..]).expect("key view");
-                ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
-                for row in scores.as_slice_mut().expect("a standard-layout matrix").chunks_exact_mut(s) {
-                    let max = max8(row);
-                    row.iter_mut().for_each(|l| *l = exp_approx(*l - max));
-                    let inv = 1.0 / sum8(row);
-                    row.iter_mut().for_each(|l| *l *= inv);
-                }
-                let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
-                let mut oh =
-                    ArrayViewMut2::from_shape((s, dv).strides((hq * dv, 1)), &mut out[h * dv..]).expect("output view");
-                ndarray::linalg::general_mat_mul(1.0, &scores, &vh, 0.0, &mut oh);
-            }
-            out
-        },
-    );
+    let out = if a.q.packed.is_some() {
+        attention_heads_packed(&q, &k, &v, s, (hq, hk, d, dv), scale)
+    } else {
+        attention_heads(&q, &k, &v, s, (hq, hk, d, dv), scale)
+    };
     let proj = matmul(&out, s, &a.out);
     for (xv, p) in x.iter_mut().zip(proj) {
         *xv += p;
     }
+}
+
+/// A softmax over each row of `s` columns.
+fn softmax_rows(scores: &mut [f32], s: usize) {
+    for row in scores.chunks_exact_mut(s) {
+        let max = max8(row);
+        row.iter_mut().for_each(|l| *l = exp_approx(*l - max));
+        let inv = 1.0 / sum8(row);
+        row.iter_mut().for_each(|l| *l *= inv);
+    }
+}
+
+/// Per head: scores = Q·Kᵀ · `scale`, a softmax over each row, then scores·V — as matrix
+/// products over strided views of the projections (`matrixmultiply`).
+fn attention_heads(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    s: usize,
+    dims: (usize, usize, usize, usize),
+    scale: f32,
+) -> Vec<f32> {
+    use ndarray::{Array2, ArrayView2, ArrayViewMut2, ShapeBuilder};
+    let (hq, hk, d, dv) = dims;
+    let rep = hq / hk;
+    let mut out = vec![0.0f32; s * hq * dv];
+    let mut scores = Array2::<f32>::zeros((s, s));
+    for h in 0..hq {
+        let kh = h / rep;
+        let qh = ArrayView2::from_shape((s, d).strides((hq * d, 1)), &q[h * d..]).expect("query view");
+        let kt = ArrayView2::from_shape((d, s).strides((1, hk * d)), &k[kh * d..]).expect("key view");
+        timed(scores_kind, 2.0 * (s * s * d) as f64, || {
+            ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
+        });
+        timed(softmax_kind, 0.0, || softmax_rows(scores.as_slice_mut().expect("a standard-layout matrix"), s));
+        let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
+        let mut oh = ArrayViewMut2::from_shape((s, dv).strides((hq * dv, 1)), &mut out[h * dv..]).expect("output view");
+        timed(values_kind, 2.0 * (s * s * dv) as f64, || {
+            ndarray::linalg::general_mat_mul(1.0, &scores, &vh, 0.0, &mut oh);
+        });
+    }
+    out
+}
+
+fn scores_kind() -> String {
+    "attention scores Q·Kᵀ".to_string()
+}
+
+fn softmax_kind() -> String {
+    "attention softmax".to_string()
+}
+
+fn values_kind() -> String {
+    "attention values P·V".to_string()
+}
+
+/// [`attention_heads`] on the AVX-512 kernel: each key/value head's Kᵀ and V packed once.
+fn attention_heads_packed(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    s: usize,
+    dims: (usize, usize, usize, usize),
+    scale: f32,
+) -> Vec<f32> {
+    let (hq, hk, d, dv) = dims;
+    let rep = hq / hk;
+    let mut out = vec![0.0f32; s * hq * dv];
+    let mut scores = vec![0.0f32; s * s];
+    for kh in 0..hk {
+        let kt = Packed::new(&k[kh * d..], d, s, 1, hk * d);
+        let vh = Packed::new(&v[kh * dv..], s, dv, hk * dv, 1);
+        for h in kh * rep..(kh + 1) * rep {
+            timed(scores_kind, 2.0 * (s * s * d) as f64, || {
+                gemm_packed(&q[h * d..], hq * d, s, &kt, &mut scores, s, scale);
+            });
+            timed(softmax_kind, 0.0, || crate::kernel::softmax_rows(&mut scores, s));
+            timed(values_kind, 2.0 * (s * s * dv) as f64, || {
+                gemm_packed(&scores, s, s, &vh, &mut out[h * dv..], hq * dv, 1.0);
+            });
+        }
+    }
+    out
 }
 
 fn ffn(x: &mut [f32], size: usize, f: &Ffn) {

@@ -18,6 +18,7 @@
 mod cache;
 mod features;
 mod forward;
+mod kernel;
 mod load;
 mod model;
 mod profile;
@@ -25,6 +26,7 @@ mod profile;
 pub use cache::CachedModel;
 pub use features::{GLOBAL, SPATIAL, input_features, katago_index};
 pub use forward::{Evaluation, Input, RawOutput};
+pub use kernel::{Kernel, Packed};
 pub use load::LoadError;
 pub use model::*;
 pub use profile::{LayerTime, profile};

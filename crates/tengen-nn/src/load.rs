@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::kernel::{Kernel, Packed};
 use crate::model::*;
 
 /// Why a model file could not be read. Nothing is half-loaded: the caller gets a model or
@@ -28,17 +29,30 @@ pub enum LoadError {
         /// Where, in the decompressed bytes.
         offset: usize,
     },
+    /// The kernel asked for (`TENGEN_NN_KERNEL`) is unknown or not on this CPU.
+    #[error("{0}")]
+    Kernel(String),
 }
 
 /// The oldest and newest model versions read.
 const VERSIONS: std::ops::RangeInclusive<u32> = 8..=15;
 
 impl Model {
-    /// Loads a `.bin.gz` (or uncompressed `.bin`) KataGo model.
+    /// Loads a `.bin.gz` (or uncompressed `.bin`) KataGo model, to run on the kernel
+    /// [`Kernel::from_env`] chooses.
     ///
     /// # Errors
     /// [`LoadError`] naming the layer and the place where reading stopped.
     pub fn load(path: impl AsRef<Path>) -> Result<Model, LoadError> {
+        Model::load_with(path, Kernel::from_env().map_err(LoadError::Kernel)?)
+    }
+
+    /// Loads a model to run on `kernel`.
+    ///
+    /// # Errors
+    /// [`LoadError`] naming the layer and the place where reading stopped, or
+    /// [`LoadError::Kernel`] when this CPU lacks `kernel`.
+    pub fn load_with(path: impl AsRef<Path>, kernel: Kernel) -> Result<Model, LoadError> {
         let path = path.as_ref();
         let io = |source| LoadError::Io { path: path.display().to_string(), source };
         let raw = std::fs::read(path).map_err(io)?;
@@ -49,15 +63,27 @@ impl Model {
         } else {
             raw
         };
-        Model::parse(&bytes)
+        Model::parse_with(&bytes, kernel)
     }
 
-    /// Reads a model from its decompressed bytes.
+    /// Reads a model from its decompressed bytes, to run on the kernel [`Kernel::from_env`]
+    /// chooses.
     ///
     /// # Errors
     /// [`LoadError::Format`].
     pub fn parse(bytes: &[u8]) -> Result<Model, LoadError> {
-        let mut r = Reader { bytes, pos: 0, layer: "header".into() };
+        Model::parse_with(bytes, Kernel::from_env().map_err(LoadError::Kernel)?)
+    }
+
+    /// Reads a model from its decompressed bytes, to run on `kernel`.
+    ///
+    /// # Errors
+    /// [`LoadError::Format`], or [`LoadError::Kernel`] when this CPU lacks `kernel`.
+    pub fn parse_with(bytes: &[u8], kernel: Kernel) -> Result<Model, LoadError> {
+        if !kernel.available() {
+            return Err(LoadError::Kernel(format!("this CPU has no {kernel}")));
+        }
+        let mut r = Reader { bytes, pos: 0, layer: "header".into(), kernel };
         let model = r.model()?;
         r.skip_space();
         if r.pos < bytes.len() {
@@ -71,11 +97,17 @@ struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
     layer: String,
+    kernel: Kernel,
 }
 
 impl Reader<'_> {
     fn error(&self, message: impl Into<String>) -> LoadError {
         LoadError::Format { layer: self.layer.clone(), message: message.into(), offset: self.pos }
+    }
+
+    /// A `k × n` weight matrix laid out for the kernel, where it wants that.
+    fn pack(&self, weights: &[f32], k: usize, n: usize) -> Option<Packed> {
+        (self.kernel == Kernel::Avx512).then(|| Packed::new(weights, k, n, n, 1))
     }
 
     fn skip_space(&mut self) {
@@ -184,7 +216,8 @@ impl Reader<'_> {
             return Err(self.error(format!("kernel {ky}×{kx}: sizes must be odd")));
         }
         let weights = self.floats(ky * kx * inputs * outputs)?;
-        Ok(Conv { name, ky, kx, inputs, outputs, dilation: (dy, dx), weights })
+        let packed = self.pack(&weights, ky * kx * inputs, outputs);
+        Ok(Conv { name, ky, kx, inputs, outputs, dilation: (dy, dx), weights, packed })
     }
 
     fn batch_norm(&mut self) -> Result<BatchNorm, LoadError> {
@@ -224,7 +257,8 @@ impl Reader<'_> {
         let inputs = self.count("inputs")?;
         let outputs = self.count("outputs")?;
         let weights = self.floats(inputs * outputs)?;
-        Ok(MatMul { name, inputs, outputs, weights })
+        let packed = self.pack(&weights, inputs, outputs);
+        Ok(MatMul { name, inputs, outputs, weights, packed })
     }
 
     fn matbias(&mut self) -> Result<MatBias, LoadError> {
@@ -374,7 +408,20 @@ impl Reader<'_> {
                 Rope::Theta { name: rname, theta: self.float("rotary base")? }
             }
         };
-        Ok(Attention { name, heads, kv_heads, q_head_dim, v_head_dim, norm, q, k, v, out, rope })
+        Ok(Attention {
+            name,
+            heads,
+            kv_heads,
+            q_head_dim,
+            v_head_dim,
+            norm,
+            q,
+            k,
+            v,
+            out,
+            rope,
+            rotations: PerSize::default(),
+        })
     }
 
     fn ffn(&mut self, channels: usize) -> Result<Ffn, LoadError> {
@@ -491,7 +538,17 @@ impl Reader<'_> {
         };
         let policy = self.policy(version)?;
         let value = self.value(version)?;
-        Ok(Model { name, version, spatial_inputs, global_inputs, post_process, trunk, policy, value })
+        Ok(Model {
+            name,
+            version,
+            spatial_inputs,
+            global_inputs,
+            post_process,
+            trunk,
+            policy,
+            value,
+            kernel: self.kernel,
+        })
     }
 
     fn policy(&mut self, version: u32) -> Result<PolicyHead, LoadError> {

@@ -41,6 +41,9 @@ pub struct Conv {
     pub dilation: (usize, usize),
     /// `ky · kx · inputs · outputs` weights, in `[y][x][in][out]` order.
     pub weights: Vec<f32>,
+    /// The weights laid out for the AVX-512 kernel (a `ky · kx · inputs` by `outputs`
+    /// matrix), when the model runs on it.
+    pub packed: Option<crate::Packed>,
 }
 
 /// A batch normalisation (or KataGo's fixed "bias mask"): `(x − mean) / sqrt(var + eps) ·
@@ -110,6 +113,8 @@ pub struct MatMul {
     pub outputs: usize,
     /// `inputs · outputs` weights, `[in][out]`.
     pub weights: Vec<f32>,
+    /// The weights laid out for the AVX-512 kernel, when the model runs on it.
+    pub packed: Option<crate::Packed>,
 }
 
 /// A bias vector added after a matrix product.
@@ -171,6 +176,37 @@ pub struct Attention {
     pub out: MatMul,
     /// Rotary positions.
     pub rope: Rope,
+    /// The rotations of every (position, key/value head, pair) as `(sin, cos)`, per board
+    /// size, computed at the first evaluation on that size.
+    pub rotations: PerSize<Vec<(f32, f32)>>,
+}
+
+/// A value per board size (0 to 25), computed once when first asked: a cache of what the
+/// model's weights determine, so it takes no part in comparisons.
+#[derive(Clone, Default)]
+pub struct PerSize<T>([std::sync::OnceLock<T>; 26]);
+
+impl<T> PerSize<T> {
+    /// The value for `size`, computed by `f` the first time.
+    ///
+    /// # Panics
+    /// When `size` exceeds 25.
+    pub fn get_or_init(&self, size: usize, f: impl FnOnce() -> T) -> &T {
+        self.0[size].get_or_init(f)
+    }
+}
+
+impl<T> std::fmt::Debug for PerSize<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sizes: Vec<usize> = (0..self.0.len()).filter(|&i| self.0[i].get().is_some()).collect();
+        write!(f, "PerSize(computed for {sizes:?})")
+    }
+}
+
+impl<T> PartialEq for PerSize<T> {
+    fn eq(&self, _: &PerSize<T>) -> bool {
+        true
+    }
 }
 
 /// A feed-forward block (SwiGLU or plain), with a pre-norm and a residual.
@@ -382,6 +418,8 @@ pub struct Model {
     pub policy: PolicyHead,
     /// The value head.
     pub value: ValueHead,
+    /// The kernel its matrix products run on.
+    pub kernel: crate::Kernel,
 }
 
 impl Model {

@@ -5,15 +5,34 @@
 use std::path::PathBuf;
 
 use tengen_core::{Color, Game, Komi, Move, Point, Rules};
-use tengen_nn::{Model, input_features};
+use tengen_nn::{Kernel, Model, input_features};
 
-fn model() -> Model {
+fn model_path() -> PathBuf {
     let path = std::env::var_os("TENGEN_KATAGO_MODEL").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz"),
         PathBuf::from,
     );
     assert!(path.exists(), "{} is missing: run scripts/test or set TENGEN_KATAGO_MODEL", path.display());
-    Model::load(&path).unwrap()
+    path
+}
+
+fn model() -> Model {
+    Model::load(model_path()).unwrap()
+}
+
+/// The model on every kernel: `matrixmultiply`'s (AVX2) always, the AVX-512 kernel where the
+/// CPU has it (said by name where it does not). Loaded once for all the fixtures.
+fn models() -> &'static [Model] {
+    static MODELS: std::sync::OnceLock<Vec<Model>> = std::sync::OnceLock::new();
+    MODELS.get_or_init(|| {
+        let mut all = vec![Model::load_with(model_path(), Kernel::Avx2).unwrap()];
+        if Kernel::Avx512.available() {
+            all.push(Model::load_with(model_path(), Kernel::Avx512).unwrap());
+        } else {
+            eprintln!("SKIPPED the fixtures on the avx512 kernel: this CPU has no AVX-512F");
+        }
+        all
+    })
 }
 
 /// One recorded `kata-raw-nn 0` answer.
@@ -59,7 +78,12 @@ fn commands(name: &str) -> Vec<String> {
 /// Replays a fixture's commands into a game and compares tengen's evaluation (inputs from
 /// `input_features`) with KataGo's.
 fn check(name: &str) {
-    let m = model();
+    for m in models() {
+        check_on(m, name);
+    }
+}
+
+fn check_on(m: &Model, name: &str) {
     let mut size = 19;
     let mut komi = 7.5;
     let mut moves: Vec<(Color, Move)> = Vec::new();
@@ -134,7 +158,7 @@ fn check(name: &str) {
     for (i, (ours, theirs)) in e.ownership.iter().zip(&o.ownership).enumerate() {
         close(&format!("ownership {i}"), sign * ours, *theirs, 1e-3);
     }
-    eprintln!("{name}: largest differences {:?}", worst.borrow());
+    eprintln!("{name} ({}): largest differences {:?}", m.kernel, worst.borrow());
 }
 
 #[test]
@@ -280,7 +304,9 @@ fn the_profile_counts_every_layer_and_changes_nothing() {
     assert_eq!((&profiled.0, &profiled.1), (&plain, &plain), "profiling changes no output");
     let calls = |kind: &str| layers.iter().find(|l| l.kind == kind).map_or(0, |l| l.calls);
     // Two evaluations of ten nested blocks, each with two attention and two FFN layers.
-    assert_eq!(calls("attention scores, softmax, values"), 40);
+    // Six heads in each attention layer.
+    assert_eq!(calls("attention softmax"), 240);
+    assert_eq!((calls("attention scores Q·Kᵀ"), calls("attention values P·V")), (240, 240));
     assert_eq!(calls("rms norm"), 80);
     assert_eq!(calls("conv 3x3 22>384"), 2, "{layers:?}");
     // The multiply-adds counted are the network's: 2·81·(22·9·384 + …) and the attention's,

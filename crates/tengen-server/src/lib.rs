@@ -52,7 +52,7 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
             tick.tick().await;
             clocks.check_clocks().await;
             ticks += 1;
-            if ticks % 10 == 0
+            if ticks.is_multiple_of(10)
                 && let Err(e) = clocks.heartbeat().await
             {
                 tracing::warn!("heartbeat: {}", e.detail);
@@ -61,10 +61,10 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
                 clocks.lobby_tick().await;
                 clocks.sweep_deadlines().await;
             }
-            if ticks % (clocks.presence_every_ms() / 100).max(1) as u64 == 0 {
+            if ticks.is_multiple_of((clocks.presence_every_ms() / 100).max(1) as u64) {
                 clocks.still_at_the_boards().await;
             }
-            if ticks % 50 == 0 {
+            if ticks.is_multiple_of(50) {
                 clocks.quotas().forget_idle();
             }
         }

@@ -121,10 +121,10 @@ fn defences(b: &Board, w: Point) -> Vec<Point> {
         for q in neighbours(b, *s) {
             if b.get(q) == Some(!def) && !seen_chains.iter().any(|&c| b.same_chain(c, q)) {
                 seen_chains.push(q);
-                if let Some(l) = b.atari_liberty(q) {
-                    if !out.contains(&l) {
-                        out.push(l);
-                    }
+                if let Some(l) = b.atari_liberty(q)
+                    && !out.contains(&l)
+                {
+                    out.push(l);
                 }
             }
         }

@@ -267,12 +267,14 @@ fn nn_profile(model: &tengen_nn::Model, input: &tengen_nn::Input, duration: Dura
         100.0 * (total - counted) / total
     );
     println!(
-        "nn-profile size={} evaluations={n} ms_per_evaluation={:.2} gflop_per_evaluation={:.2} gflops={:.1} model={}",
+        "nn-profile size={} evaluations={n} ms_per_evaluation={:.2} gflop_per_evaluation={:.2} gflops={:.1} model={} \
+         kernel={}",
         input.size,
         ms(total),
         flops / 1e9,
         flops * f64::from(n) / total / 1e9,
-        model.name
+        model.name,
+        model.kernel
     );
     Ok(())
 }
@@ -311,7 +313,7 @@ fn nn(args: &NnArgs) -> Result<()> {
         workers.into_iter().map(|w| w.join().unwrap_or(0)).sum()
     });
     let secs = started.elapsed().as_secs_f64();
-    let name = model.name.clone();
+    let (name, kernel) = (model.name.clone(), model.kernel);
     // The search: no cache to speak of, so that every visit is an evaluation or a counted end.
     let network = std::sync::Arc::new(tengen_nn::CachedModel::new(model, 1));
     let params = tengen_engine::SearchParams {
@@ -325,7 +327,7 @@ fn nn(args: &NnArgs) -> Result<()> {
     let search_secs = search_started.elapsed().as_secs_f64();
     println!(
         "nn size={size} threads={threads} seconds={secs:.1} evaluations={n} per_second={:.2} visits={visits} \
-         visits_per_second={:.2} model={name}",
+         visits_per_second={:.2} model={name} kernel={kernel}",
         n as f64 / secs,
         f64::from(visits) / search_secs,
     );

@@ -143,7 +143,7 @@ fn dead_from(client: &mut Client, deadline: Duration) -> Option<Vec<Point>> {
 
 /// Plays one game; returns the record and writes the SGF.
 fn play_game(args: &MatchArgs, index: usize, opening: &[Point], clocks: &mut Clocks) -> Result<Record> {
-    let a_black = index % 2 == 0;
+    let a_black = index.is_multiple_of(2);
     let commands = if a_black { [&args.black, &args.white] } else { [&args.white, &args.black] };
     let answer = Duration::from_secs(30);
     let deadline = Duration::from_secs_f64(args.time * 3.0 + 5.0);

@@ -558,12 +558,51 @@ fn bench_nn_prints_one_line() {
     assert_eq!(out.lines().count(), 1, "{out}");
     assert!(out.starts_with("nn size=5 threads=2 seconds="), "{out}");
     let n: u64 = out.split("evaluations=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-    assert!(n >= 2 && out.trim_end().ends_with("model=b10c384h6nbttflrs"), "{out}");
+    assert!(n >= 2 && out.contains(" model=b10c384h6nbttflrs kernel="), "{out}");
     let visits: u64 = out.split(" visits=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(visits >= 2 && out.contains(" visits_per_second="), "{out}");
     let (code, _, err) = tengen(&["bench", "nn", "--model", "/nonexistent.bin.gz"]);
     assert_ne!(code, 0);
     assert!(err.contains("cannot load /nonexistent.bin.gz"), "{err}");
+}
+
+/// `TENGEN_NN_KERNEL` chooses the kernel, `bench nn` says which ran, and a kernel that is
+/// unknown (or not on this CPU) is one clear error.
+#[test]
+fn bench_nn_names_its_kernel_and_profiles() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz");
+    assert!(model.exists(), "{} is missing: scripts/test fetches it", model.display());
+    let run = |kernel: &str, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["bench", "nn", "--model", model.to_str().unwrap(), "--size", "5", "--seconds", "0.2"])
+            .args(extra)
+            .env("TENGEN_NN_KERNEL", kernel)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (code, out, err) = run("avx2", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.trim_end().ends_with("kernel=avx2"), "{out}");
+    let (code, out, err) = run("", &["--profile"]);
+    assert_eq!(code, Some(0), "{err}");
+    let best = tengen_nn::Kernel::best();
+    assert!(out.lines().last().unwrap().starts_with("nn-profile size=5 evaluations="), "{out}");
+    assert!(out.trim_end().ends_with(&format!("kernel={best}")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("attention softmax")), "{out}");
+    let (code, out, err) = run("avx9", &[]);
+    assert_ne!(code, Some(0));
+    assert!(out.is_empty() && err.contains("unknown kernel \"avx9\": avx2 or avx512"), "{err}");
+    if !tengen_nn::Kernel::Avx512.available() {
+        eprintln!("SKIPPED the avx512 run of bench_nn_names_its_kernel_and_profiles: this CPU has no AVX-512F");
+        let (code, _, err) = run("avx512", &[]);
+        assert_ne!(code, Some(0));
+        assert!(err.contains("this CPU has no avx512"), "{err}");
+        return;
+    }
+    let (code, out, err) = run("avx512", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.trim_end().ends_with("kernel=avx512"), "{out}");
 }
 
 #[test]

@@ -153,7 +153,7 @@ impl Board {
     #[inline]
     fn lone_liberty(&self, h: usize, n: u32, sum: u32) -> Option<usize> {
         // Four pairs at most can name one point (its four neighbours).
-        if n == 0 || n > 4 || sum % n != 0 {
+        if n == 0 || n > 4 || !sum.is_multiple_of(n) {
             return None;
         }
         let x = (sum / n) as usize;

@@ -219,7 +219,7 @@ impl Worker {
                     shared.stop.store(true, Ordering::Relaxed);
                     break;
                 }
-                if self.playouts % 16 == 0 && m.last.elapsed() >= m.interval {
+                if self.playouts.is_multiple_of(16) && m.last.elapsed() >= m.interval {
                     let analysis = {
                         let nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                         let sampled = self.playouts.div_ceil(4);
@@ -229,7 +229,7 @@ impl Worker {
                     (m.report)(&analysis);
                 }
             }
-            if self.playouts % 64 == 0
+            if self.playouts.is_multiple_of(64)
                 && let Some(budget) = shared.budget
                 && time_is_up(budget, shared.started.elapsed(), shared.claimed.load(Ordering::Relaxed), || {
                     top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
@@ -372,7 +372,7 @@ impl Worker {
         // Every fourth playout gives its final board to the ownership, so it is played to the
         // end: the mercy rule would leave it unfinished (and skipping those it ends would
         // bias the ownership towards the playouts without a rout).
-        let sampled = self.playouts % 4 == 0;
+        let sampled = self.playouts.is_multiple_of(4);
         // A status search's playout ends only on two passes of its own (the tree's do not
         // end the game), so that its final board is played out.
         let pending = if shared.own_dead.is_some() { leaf.passes } else { 0 };

@@ -1,0 +1,401 @@
+//! The matrix products' kernels, chosen at run time: `matrixmultiply` (AVX2/FMA where the CPU
+//! has them, SSE2 otherwise) or, where the CPU has AVX-512F, a kernel of our own on 512-bit
+//! registers. The one module of the workspace allowed `unsafe`: the intrinsics. Measured gain
+//! of the AVX-512 kernel in docs/measurements.md ("the AVX-512 kernel").
+#![allow(unsafe_code)]
+
+use std::fmt;
+
+/// Which kernel the matrix products of a model run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `matrixmultiply`'s kernels: AVX2/FMA where present.
+    Avx2,
+    /// The AVX-512F kernel of this module.
+    Avx512,
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+        })
+    }
+}
+
+impl std::str::FromStr for Kernel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Kernel, String> {
+        match s {
+            "avx2" => Ok(Kernel::Avx2),
+            "avx512" => Ok(Kernel::Avx512),
+            other => Err(format!("unknown kernel {other:?}: avx2 or avx512")),
+        }
+    }
+}
+
+impl Kernel {
+    /// Whether this CPU can run the kernel.
+    #[must_use]
+    pub fn available(self) -> bool {
+        match self {
+            Kernel::Avx2 => true,
+            Kernel::Avx512 => avx512_detected(),
+        }
+    }
+
+    /// The kernel models load with: `TENGEN_NN_KERNEL` (`avx2` or `avx512`) where set,
+    /// else the fastest this CPU has.
+    ///
+    /// # Errors
+    /// When `TENGEN_NN_KERNEL` names an unknown kernel or one this CPU lacks.
+    pub fn from_env() -> Result<Kernel, String> {
+        match std::env::var("TENGEN_NN_KERNEL") {
+            Ok(name) if !name.is_empty() => {
+                let k: Kernel = name.parse().map_err(|e| format!("TENGEN_NN_KERNEL: {e}"))?;
+                if k.available() { Ok(k) } else { Err(format!("TENGEN_NN_KERNEL={k}: this CPU has no {k}")) }
+            }
+            _ => Ok(Kernel::best()),
+        }
+    }
+
+    /// The fastest kernel this CPU has.
+    #[must_use]
+    pub fn best() -> Kernel {
+        if avx512_detected() { Kernel::Avx512 } else { Kernel::Avx2 }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn avx512_detected() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512_detected() -> bool {
+    false
+}
+
+/// Columns of a panel: two 512-bit registers.
+const NR: usize = 32;
+/// Rows of the register block.
+const MR: usize = 12;
+
+/// A `k × n` right-hand matrix laid out for the AVX-512 kernel: panels of 32 columns, each
+/// `k` rows of 32 (the last panel padded with zeros).
+#[derive(Clone, PartialEq)]
+pub struct Packed {
+    k: usize,
+    n: usize,
+    data: Vec<f32>,
+}
+
+impl fmt::Debug for Packed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Packed({}×{})", self.k, self.n)
+    }
+}
+
+impl Packed {
+    /// Packs `b`, whose element (row `r`, column `c`) is `b[r * rs + c * cs]`.
+    #[must_use]
+    pub(crate) fn new(b: &[f32], k: usize, n: usize, rs: usize, cs: usize) -> Packed {
+        let panels = n.div_ceil(NR);
+        let mut data = vec![0.0f32; panels * k * NR];
+        for p in 0..panels {
+            let cols = NR.min(n - p * NR);
+            let panel = &mut data[p * k * NR..][..k * NR];
+            for r in 0..k {
+                let row = &mut panel[r * NR..][..cols];
+                if cs == 1 {
+                    row.copy_from_slice(&b[r * rs + p * NR..][..cols]);
+                } else {
+                    for (c, v) in row.iter_mut().enumerate() {
+                        *v = b[r * rs + (p * NR + c) * cs];
+                    }
+                }
+            }
+        }
+        Packed { k, n, data }
+    }
+}
+
+/// `c = alpha · a · b`: `a` is `m × b.k()` with rows `a_rs` apart, `c` is `m × b.n()` with rows
+/// `c_rs` apart (only its first `b.n()` columns of each row are written).
+///
+/// # Panics
+/// When the CPU has no AVX-512F, or a slice is too short for the shapes.
+pub(crate) fn gemm_packed(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut [f32], c_rs: usize, alpha: f32) {
+    let (k, n) = (b.k, b.n);
+    if m == 0 || n == 0 {
+        return;
+    }
+    assert!(avx512_detected(), "the AVX-512 kernel on a CPU without AVX-512F");
+    if k == 0 {
+        for row in c.chunks_mut(c_rs).take(m) {
+            row[..n].fill(0.0);
+        }
+        return;
+    }
+    assert!(a.len() >= (m - 1) * a_rs + k, "a is too short");
+    assert!(c.len() >= (m - 1) * c_rs + n, "c is too short");
+    assert!(a_rs >= k && c_rs >= n, "rows overlap");
+    #[cfg(target_arch = "x86_64")]
+    // Safety: AVX-512F is present (asserted above); every pointer the kernel forms lies inside
+    // `a`, `b.data` and `c` by the length checks above (rows of `a` up to `k`, of `c` up to `n`
+    // — the last panel's stores are masked to the columns that exist).
+    unsafe {
+        avx512::gemm(a, a_rs, m, b, c, c_rs, alpha);
+    }
+}
+
+/// A softmax over each row of `s` columns, on 512-bit registers: `e^x` by the same range
+/// reduction and polynomial as `forward.rs`'s `exp_approx` (within 3e-7 of `exp`).
+///
+/// # Panics
+/// When the CPU has no AVX-512F.
+pub(crate) fn softmax_rows(scores: &mut [f32], s: usize) {
+    assert!(avx512_detected(), "the AVX-512 kernel on a CPU without AVX-512F");
+    #[cfg(target_arch = "x86_64")]
+    for row in scores.chunks_exact_mut(s) {
+        // Safety: AVX-512F is present (asserted above); the row is a slice the function
+        // reads and writes within its length (the tail by masks).
+        unsafe { avx512::softmax(row) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{MR, NR, Packed};
+    use std::arch::x86_64::*;
+
+    /// # Safety
+    /// AVX-512F must be present and the slices long enough (see `gemm_packed`).
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn gemm(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut [f32], c_rs: usize, alpha: f32) {
+        let (k, n) = (b.k, b.n);
+        let panels = n.div_ceil(NR);
+        let mut i = 0;
+        while i < m {
+            let rows = MR.min(m - i);
+            for p in 0..panels {
+                let cols = NR.min(n - p * NR);
+                // Safety: rows ≤ MR rows of `a` from `ap`, `k` each, and the panel's k·NR
+                // floats from `bp` are inside `a` and `b.data`; `c` has `rows` rows of `cols`
+                // columns from `cp` (the caller checked the lengths).
+                unsafe {
+                    let bp = b.data.as_ptr().add(p * k * NR);
+                    let ap = a.as_ptr().add(i * a_rs);
+                    let cp = c.as_mut_ptr().add(i * c_rs + p * NR);
+                    match rows {
+                        12 => block::<12>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        11 => block::<11>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        10 => block::<10>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        9 => block::<9>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        8 => block::<8>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        7 => block::<7>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        6 => block::<6>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        5 => block::<5>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        4 => block::<4>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        3 => block::<3>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        2 => block::<2>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        _ => block::<1>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                    }
+                }
+            }
+            i += rows;
+        }
+    }
+
+    /// `e^x` for every lane (x clamped to −87…88).
+    #[target_feature(enable = "avx512f")]
+    fn exp(x: __m512) -> __m512 {
+        let x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0)), _mm512_set1_ps(88.0));
+        let n = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm512_mul_ps(
+            x,
+            _mm512_set1_ps(std::f32::consts::LOG2_E),
+        ));
+        let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693_145_75), x);
+        let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428_606_8e-6), r);
+        let mut p = _mm512_set1_ps(1.0 / 720.0);
+        for c in [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0] {
+            p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(c));
+        }
+        _mm512_scalef_ps(p, n)
+    }
+
+    /// A softmax over `row`.
+    ///
+    /// # Safety
+    /// AVX-512F present.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn softmax(row: &mut [f32]) {
+        let n = row.len();
+        let full = n / 16 * 16;
+        let tail: __mmask16 = ((1u32 << (n - full)) - 1) as u16;
+        let p = row.as_mut_ptr();
+        // Safety: every load and store is of 16 floats at `i < full` (inside the row) or the
+        // masked tail at `full` (only its `n - full` lanes touched).
+        unsafe {
+            let mut m = _mm512_set1_ps(f32::NEG_INFINITY);
+            for i in (0..full).step_by(16) {
+                m = _mm512_max_ps(m, _mm512_loadu_ps(p.add(i)));
+            }
+            m = _mm512_max_ps(m, _mm512_mask_loadu_ps(_mm512_set1_ps(f32::NEG_INFINITY), tail, p.add(full)));
+            let max = _mm512_set1_ps(_mm512_reduce_max_ps(m));
+            let mut sum = _mm512_setzero_ps();
+            for i in (0..full).step_by(16) {
+                let e = exp(_mm512_sub_ps(_mm512_loadu_ps(p.add(i)), max));
+                _mm512_storeu_ps(p.add(i), e);
+                sum = _mm512_add_ps(sum, e);
+            }
+            let e = _mm512_maskz_mov_ps(tail, exp(_mm512_sub_ps(_mm512_maskz_loadu_ps(tail, p.add(full)), max)));
+            _mm512_mask_storeu_ps(p.add(full), tail, e);
+            sum = _mm512_add_ps(sum, e);
+            let inv = _mm512_set1_ps(1.0 / _mm512_reduce_add_ps(sum));
+            for i in (0..full).step_by(16) {
+                _mm512_storeu_ps(p.add(i), _mm512_mul_ps(_mm512_loadu_ps(p.add(i)), inv));
+            }
+            _mm512_mask_storeu_ps(p.add(full), tail, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, p.add(full)), inv));
+        }
+    }
+
+    /// `R` rows of `a` times one panel: `R × 32` accumulators in registers, `k` steps of two
+    /// loads of the panel and `R` broadcasts of `a`.
+    ///
+    /// # Safety
+    /// AVX-512F present; `a` readable for `R` rows of `k` (rows `a_rs` apart), `b` for `k · 32`,
+    /// `c` writable for `R` rows of `cols ≤ 32` (rows `c_rs` apart).
+    #[target_feature(enable = "avx512f")]
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    unsafe fn block<const R: usize>(
+        a: *const f32,
+        a_rs: usize,
+        b: *const f32,
+        k: usize,
+        c: *mut f32,
+        c_rs: usize,
+        cols: usize,
+        alpha: f32,
+    ) {
+        // Safety: the reads and writes stay within the extents the caller guarantees.
+        unsafe {
+            let mut lo = [_mm512_setzero_ps(); R];
+            let mut hi = [_mm512_setzero_ps(); R];
+            for kk in 0..k {
+                let b0 = _mm512_loadu_ps(b.add(kk * NR));
+                let b1 = _mm512_loadu_ps(b.add(kk * NR + 16));
+                for r in 0..R {
+                    let x = _mm512_set1_ps(*a.add(r * a_rs + kk));
+                    lo[r] = _mm512_fmadd_ps(x, b0, lo[r]);
+                    hi[r] = _mm512_fmadd_ps(x, b1, hi[r]);
+                }
+            }
+            let scale = _mm512_set1_ps(alpha);
+            let m0: __mmask16 = if cols >= 16 { 0xffff } else { (1u16 << cols) - 1 };
+            let m1: __mmask16 = if cols >= 32 {
+                0xffff
+            } else if cols > 16 {
+                (1u16 << (cols - 16)) - 1
+            } else {
+                0
+            };
+            for r in 0..R {
+                let row = c.add(r * c_rs);
+                _mm512_mask_storeu_ps(row, m0, _mm512_mul_ps(lo[r], scale));
+                _mm512_mask_storeu_ps(row.add(16), m1, _mm512_mul_ps(hi[r], scale));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(a: &[f32], a_rs: usize, m: usize, b: &[f32], k: usize, n: usize, alpha: f32) -> Vec<f32> {
+        let mut c = vec![0.0f32; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                let s: f64 = (0..k).map(|p| f64::from(a[i * a_rs + p]) * f64::from(b[p * n + j])).sum();
+                c[i * n + j] = (s * f64::from(alpha)) as f32;
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn the_avx512_softmax_is_the_softmax() {
+        if !Kernel::Avx512.available() {
+            eprintln!("SKIPPED the_avx512_softmax_is_the_softmax: this CPU has no AVX-512F");
+            return;
+        }
+        for s in [1, 5, 16, 17, 81, 361] {
+            let mut rows: Vec<f32> = (0..3 * s).map(|i| ((i * 7919) % 1000) as f32 / 20.0 - 25.0).collect();
+            rows[s.min(2)] = -1e30;
+            let want: Vec<f64> = rows
+                .chunks(s)
+                .flat_map(|r| {
+                    let max = r.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    let e: Vec<f64> = r.iter().map(|&v| f64::from(v - max).exp()).collect();
+                    let sum: f64 = e.iter().sum();
+                    e.into_iter().map(move |v| v / sum)
+                })
+                .collect();
+            softmax_rows(&mut rows, s);
+            for (i, (got, w)) in rows.iter().zip(&want).enumerate() {
+                assert!((f64::from(*got) - w).abs() <= 1e-6 * w.max(1e-3), "s {s} lane {i}: {got} {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn packing_keeps_every_element_and_pads_with_zeros() {
+        let (k, n) = (3, 35);
+        let b: Vec<f32> = (0..k * n).map(|v| v as f32 + 1.0).collect();
+        let p = Packed::new(&b, k, n, n, 1);
+        assert_eq!(p.data.len(), 2 * k * NR);
+        assert_eq!(p.data[NR], b[n], "row 1 of panel 0");
+        assert_eq!(p.data[k * NR + 2], b[34], "column 34 is panel 1's column 2");
+        assert_eq!(p.data[k * NR + 3], 0.0, "padding");
+        // The transpose, read with strides, packs the same.
+        let t: Vec<f32> = (0..n * k).map(|i| b[(i % k) * n + i / k]).collect();
+        assert_eq!(Packed::new(&t, k, n, 1, k), p);
+    }
+
+    #[test]
+    fn the_avx512_kernel_computes_the_product() {
+        if !Kernel::Avx512.available() {
+            eprintln!("SKIPPED the_avx512_kernel_computes_the_product: this CPU has no AVX-512F");
+            return;
+        }
+        let mut seed = 12345u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        for (m, k, n) in [(1, 1, 1), (13, 7, 33), (81, 192, 512), (361, 32, 361), (25, 0, 5), (12, 5, 16), (11, 64, 17)]
+        {
+            let a_rs = k + 3;
+            let a: Vec<f32> = (0..m * a_rs).map(|_| rnd()).collect();
+            let b: Vec<f32> = (0..k * n).map(|_| rnd()).collect();
+            let want = naive(&a, a_rs, m, &b, k, n, 0.5);
+            // Written into a wider matrix: the columns beyond `n` stay as they were.
+            let c_rs = n + 2;
+            let mut c = vec![7.0f32; m * c_rs];
+            gemm_packed(&a, a_rs, m, &Packed::new(&b, k, n, n, 1), &mut c, c_rs, 0.5);
+            for i in 0..m {
+                for j in 0..n {
+                    let (got, w) = (c[i * c_rs + j], want[i * n + j]);
+                    assert!(
+                        (got - w).abs() <= 1e-5 * (1.0 + w.abs()) * (k as f32).sqrt(),
+                        "{m}×{k}×{n} at {i},{j}: {got} {w}"
+                    );
+                }
+                assert_eq!(&c[i * c_rs + n..][..2], &[7.0, 7.0], "{m}×{k}×{n}: row {i} beyond n");
+            }
+        }
+    }
+}
