@@ -255,8 +255,11 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
     }
 }
 
-/// A softmax over each row of `s` columns.
-fn softmax_rows(scores: &mut [f32], s: usize) {
+/// A softmax over each row of `s` columns, on `kernel`'s vector registers where the CPU has them.
+fn softmax_rows(scores: &mut [f32], s: usize, kernel: crate::Kernel) {
+    if crate::kernel::softmax_rows(scores, s, kernel) {
+        return;
+    }
     for row in scores.chunks_exact_mut(s) {
         let max = max8(row);
         row.iter_mut().for_each(|l| *l = exp_approx(*l - max));
@@ -287,7 +290,9 @@ fn attention_heads(
         timed(scores_kind, 2.0 * (s * s * d) as f64, || {
             ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
         });
-        timed(softmax_kind, 0.0, || softmax_rows(scores.as_slice_mut().expect("a standard-layout matrix"), s));
+        timed(softmax_kind, 0.0, || {
+            softmax_rows(scores.as_slice_mut().expect("a standard-layout matrix"), s, crate::Kernel::Avx2);
+        });
         let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
         let mut oh = ArrayViewMut2::from_shape((s, dv).strides((hq * dv, 1)), &mut out[h * dv..]).expect("output view");
         timed(values_kind, 2.0 * (s * s * dv) as f64, || {
@@ -329,7 +334,7 @@ fn attention_heads_packed(
             timed(scores_kind, 2.0 * (s * s * d) as f64, || {
                 gemm_packed(&q[h * d..], hq * d, s, &kt, &mut scores, s, scale);
             });
-            timed(softmax_kind, 0.0, || crate::kernel::softmax_rows(&mut scores, s));
+            timed(softmax_kind, 0.0, || softmax_rows(&mut scores, s, crate::Kernel::Avx512));
             timed(values_kind, 2.0 * (s * s * dv) as f64, || {
                 gemm_packed(&scores, s, s, &vh, &mut out[h * dv..], hq * dv, 1.0);
             });

@@ -150,24 +150,135 @@ pub(crate) fn gemm_packed(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut 
     }
 }
 
-/// A softmax over each row of `s` columns, on 512-bit registers: `e^x` by the same range
-/// reduction and polynomial as `forward.rs`'s `exp_approx` (within 3e-7 of `exp`).
+/// A softmax over each row of `s` columns on the vector registers of `kernel` — 512-bit ones
+/// for [`Kernel::Avx512`], 256-bit ones for [`Kernel::Avx2`] where the CPU has AVX2 and FMA —
+/// with `e^x` by the same range reduction and polynomial as `forward.rs`'s `exp_approx`
+/// (within 3e-7 of `exp`). Returns false, having done nothing, where the CPU has neither.
 ///
 /// # Panics
-/// When the CPU has no AVX-512F.
-pub(crate) fn softmax_rows(scores: &mut [f32], s: usize) {
-    assert!(avx512_detected(), "the AVX-512 kernel on a CPU without AVX-512F");
+/// When `kernel` is [`Kernel::Avx512`] on a CPU without AVX-512F.
+pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool {
     #[cfg(target_arch = "x86_64")]
-    for row in scores.chunks_exact_mut(s) {
-        // Safety: AVX-512F is present (asserted above); the row is a slice the function
-        // reads and writes within its length (the tail by masks).
-        unsafe { avx512::softmax(row) }
+    match kernel {
+        Kernel::Avx512 => {
+            assert!(avx512_detected(), "the AVX-512 kernel on a CPU without AVX-512F");
+            for row in scores.chunks_exact_mut(s) {
+                // Safety: AVX-512F is present (asserted above); the function reads and writes
+                // the row within its length (the tail by masks).
+                unsafe { avx512::softmax(row) }
+            }
+            return true;
+        }
+        Kernel::Avx2 if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") => {
+            for row in scores.chunks_exact_mut(s) {
+                // Safety: AVX2 and FMA are present (tested above); the function reads and
+                // writes the row within its length (whole groups of 8, the tail one by one).
+                unsafe { avx2::softmax(row) }
+            }
+            return true;
+        }
+        Kernel::Avx2 => {}
+    }
+    let _ = (scores, s, kernel);
+    false
+}
+
+/// The polynomial of `e^r` for |r| ≤ ln 2 / 2, highest degree first (then 1 and 1).
+const EXP_POLY: [f32; 7] = [1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0];
+/// ln 2 in two parts, for an exact `x − n·ln 2`.
+const LN2_HI: f32 = 0.693_145_75;
+const LN2_LO: f32 = 1.428_606_8e-6;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{EXP_POLY, LN2_HI, LN2_LO};
+    use std::arch::x86_64::*;
+
+    /// `e^x` for every lane (x clamped to −87…88).
+    #[target_feature(enable = "avx2,fma")]
+    fn exp(x: __m256) -> __m256 {
+        let x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.0)), _mm256_set1_ps(88.0));
+        let n = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_ps(
+            x,
+            _mm256_set1_ps(std::f32::consts::LOG2_E),
+        ));
+        let r = _mm256_fnmadd_ps(n, _mm256_set1_ps(LN2_HI), x);
+        let r = _mm256_fnmadd_ps(n, _mm256_set1_ps(LN2_LO), r);
+        let mut p = _mm256_set1_ps(EXP_POLY[0]);
+        for c in &EXP_POLY[1..] {
+            p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(*c));
+        }
+        let two_n = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
+            _mm256_cvtps_epi32(n),
+            _mm256_set1_epi32(127),
+        )));
+        _mm256_mul_ps(p, two_n)
+    }
+
+    /// The scalar `e^x` of the same polynomial, for the tail.
+    fn exp1(x: f32) -> f32 {
+        let x = x.clamp(-87.0, 88.0);
+        let n = (x * std::f32::consts::LOG2_E).round();
+        let r = x - n * LN2_HI - n * LN2_LO;
+        let p = EXP_POLY[1..].iter().fold(EXP_POLY[0], |p, c| p * r + c);
+        p * f32::from_bits(((n as i32 + 127) as u32) << 23)
+    }
+
+    fn hmax(v: __m256) -> f32 {
+        let mut lanes = [0.0f32; 8];
+        // Safety: `lanes` holds 8 floats.
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), v) };
+        lanes.into_iter().fold(f32::NEG_INFINITY, f32::max)
+    }
+
+    fn hsum(v: __m256) -> f32 {
+        let mut lanes = [0.0f32; 8];
+        // Safety: `lanes` holds 8 floats.
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), v) };
+        lanes.iter().sum()
+    }
+
+    /// A softmax over `row`.
+    ///
+    /// # Safety
+    /// AVX2 and FMA present.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn softmax(row: &mut [f32]) {
+        let n = row.len();
+        let full = n / 8 * 8;
+        let p = row.as_mut_ptr();
+        // Safety: every load and store is of 8 floats at `i < full` (inside the row).
+        unsafe {
+            let mut m = _mm256_set1_ps(f32::NEG_INFINITY);
+            for i in (0..full).step_by(8) {
+                m = _mm256_max_ps(m, _mm256_loadu_ps(p.add(i)));
+            }
+            let max = row[full..].iter().copied().fold(hmax(m), f32::max);
+            let vmax = _mm256_set1_ps(max);
+            let mut sum = _mm256_setzero_ps();
+            for i in (0..full).step_by(8) {
+                let e = exp(_mm256_sub_ps(_mm256_loadu_ps(p.add(i)), vmax));
+                _mm256_storeu_ps(p.add(i), e);
+                sum = _mm256_add_ps(sum, e);
+            }
+            let mut total = hsum(sum);
+            for v in &mut row[full..] {
+                *v = exp1(*v - max);
+                total += *v;
+            }
+            let inv = 1.0 / total;
+            let vinv = _mm256_set1_ps(inv);
+            for i in (0..full).step_by(8) {
+                _mm256_storeu_ps(p.add(i), _mm256_mul_ps(_mm256_loadu_ps(p.add(i)), vinv));
+            }
+            row[full..].iter_mut().for_each(|v| *v *= inv);
+        }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{MR, NR, Packed};
+    use super::{EXP_POLY, LN2_HI, LN2_LO, MR, NR, Packed};
     use std::arch::x86_64::*;
 
     /// # Safety
@@ -216,11 +327,11 @@ mod avx512 {
             x,
             _mm512_set1_ps(std::f32::consts::LOG2_E),
         ));
-        let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693_145_75), x);
-        let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428_606_8e-6), r);
-        let mut p = _mm512_set1_ps(1.0 / 720.0);
-        for c in [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0] {
-            p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(c));
+        let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(LN2_HI), x);
+        let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(LN2_LO), r);
+        let mut p = _mm512_set1_ps(EXP_POLY[0]);
+        for c in &EXP_POLY[1..] {
+            p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(*c));
         }
         _mm512_scalef_ps(p, n)
     }
@@ -327,11 +438,17 @@ mod tests {
     }
 
     #[test]
-    fn the_avx512_softmax_is_the_softmax() {
-        if !Kernel::Avx512.available() {
-            eprintln!("SKIPPED the_avx512_softmax_is_the_softmax: this CPU has no AVX-512F");
-            return;
+    fn the_vector_softmaxes_are_the_softmax() {
+        for kernel in [Kernel::Avx2, Kernel::Avx512] {
+            if !kernel.available() {
+                eprintln!("SKIPPED the_vector_softmaxes_are_the_softmax on {kernel}: this CPU has no AVX-512F");
+                continue;
+            }
+            softmax_against_f64(kernel);
         }
+    }
+
+    fn softmax_against_f64(kernel: Kernel) {
         for s in [1, 5, 16, 17, 81, 361] {
             let mut rows: Vec<f32> = (0..3 * s).map(|i| ((i * 7919) % 1000) as f32 / 20.0 - 25.0).collect();
             rows[s.min(2)] = -1e30;
@@ -344,9 +461,12 @@ mod tests {
                     e.into_iter().map(move |v| v / sum)
                 })
                 .collect();
-            softmax_rows(&mut rows, s);
+            if !softmax_rows(&mut rows, s, kernel) {
+                eprintln!("SKIPPED the_vector_softmaxes_are_the_softmax on {kernel}: this CPU has no AVX2/FMA");
+                return;
+            }
             for (i, (got, w)) in rows.iter().zip(&want).enumerate() {
-                assert!((f64::from(*got) - w).abs() <= 1e-6 * w.max(1e-3), "s {s} lane {i}: {got} {w}");
+                assert!((f64::from(*got) - w).abs() <= 1e-6 * w.max(1e-3), "{kernel} s {s} lane {i}: {got} {w}");
             }
         }
     }
