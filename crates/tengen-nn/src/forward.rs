@@ -244,8 +244,8 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
         },
     );
     let scale = 1.0 / (d as f32).sqrt();
-    let out = if a.q.packed.is_some() {
-        attention_heads_packed(&q, &k, &v, s, (hq, hk, d, dv), scale)
+    let out = if let Some(p) = &a.q.packed {
+        attention_heads_packed(p.kernel(), &q, &k, &v, s, (hq, hk, d, dv), scale)
     } else {
         attention_heads(&q, &k, &v, s, (hq, hk, d, dv), scale)
     };
@@ -291,7 +291,7 @@ fn attention_heads(
             ndarray::linalg::general_mat_mul(scale, &qh, &kt, 0.0, &mut scores);
         });
         timed(softmax_kind, 0.0, || {
-            softmax_rows(scores.as_slice_mut().expect("a standard-layout matrix"), s, crate::Kernel::Avx2);
+            softmax_rows(scores.as_slice_mut().expect("a standard-layout matrix"), s, crate::Kernel::Generic);
         });
         let vh = ArrayView2::from_shape((s, dv).strides((hk * dv, 1)), &v[kh * dv..]).expect("value view");
         let mut oh = ArrayViewMut2::from_shape((s, dv).strides((hq * dv, 1)), &mut out[h * dv..]).expect("output view");
@@ -314,8 +314,9 @@ fn values_kind() -> String {
     "attention values P·V".to_string()
 }
 
-/// [`attention_heads`] on the AVX-512 kernel: each key/value head's Kᵀ and V packed once.
+/// [`attention_heads`] on `kernel`: each key/value head's Kᵀ and V packed once.
 fn attention_heads_packed(
+    kernel: crate::Kernel,
     q: &[f32],
     k: &[f32],
     v: &[f32],
@@ -328,13 +329,13 @@ fn attention_heads_packed(
     let mut out = vec![0.0f32; s * hq * dv];
     let mut scores = vec![0.0f32; s * s];
     for kh in 0..hk {
-        let kt = Packed::new(&k[kh * d..], d, s, 1, hk * d);
-        let vh = Packed::new(&v[kh * dv..], s, dv, hk * dv, 1);
+        let kt = Packed::new(kernel, &k[kh * d..], d, s, 1, hk * d);
+        let vh = Packed::new(kernel, &v[kh * dv..], s, dv, hk * dv, 1);
         for h in kh * rep..(kh + 1) * rep {
             timed(scores_kind, 2.0 * (s * s * d) as f64, || {
                 gemm_packed(&q[h * d..], hq * d, s, &kt, &mut scores, s, scale);
             });
-            timed(softmax_kind, 0.0, || softmax_rows(&mut scores, s, crate::Kernel::Avx512));
+            timed(softmax_kind, 0.0, || softmax_rows(&mut scores, s, kernel));
             timed(values_kind, 2.0 * (s * s * dv) as f64, || {
                 gemm_packed(&scores, s, s, &vh, &mut out[h * dv..], hq * dv, 1.0);
             });

@@ -1,6 +1,5 @@
-//! The matrix products' kernels, chosen at run time: `matrixmultiply` (AVX2/FMA where the CPU
-//! has them, SSE2 otherwise) or, where the CPU has AVX-512F, a kernel of our own on 512-bit
-//! registers. The one module of the workspace allowed `unsafe`: the intrinsics. Measured gain
+//! The matrix products' kernels, chosen at run time: our own on 512-bit registers where the CPU
+//! has AVX-512F, on 256-bit ones where it has AVX2 and FMA, else `matrixmultiply`'s. The one module of the workspace allowed `unsafe`: the intrinsics. Measured gain
 //! of the AVX-512 kernel in docs/measurements.md ("the AVX-512 kernel").
 #![allow(unsafe_code)]
 
@@ -9,7 +8,9 @@ use std::fmt;
 /// Which kernel the matrix products of a model run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// `matrixmultiply`'s kernels: AVX2/FMA where present.
+    /// `matrixmultiply`'s kernels (for CPUs without AVX2 and FMA).
+    Generic,
+    /// The AVX2/FMA kernel of this module.
     Avx2,
     /// The AVX-512F kernel of this module.
     Avx512,
@@ -18,6 +19,7 @@ pub enum Kernel {
 impl fmt::Display for Kernel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Kernel::Generic => "generic",
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
         })
@@ -28,9 +30,10 @@ impl std::str::FromStr for Kernel {
     type Err = String;
     fn from_str(s: &str) -> Result<Kernel, String> {
         match s {
+            "generic" => Ok(Kernel::Generic),
             "avx2" => Ok(Kernel::Avx2),
             "avx512" => Ok(Kernel::Avx512),
-            other => Err(format!("unknown kernel {other:?}: avx2 or avx512")),
+            other => Err(format!("unknown kernel {other:?}: generic, avx2 or avx512")),
         }
     }
 }
@@ -40,12 +43,13 @@ impl Kernel {
     #[must_use]
     pub fn available(self) -> bool {
         match self {
-            Kernel::Avx2 => true,
+            Kernel::Generic => true,
+            Kernel::Avx2 => avx2_detected(),
             Kernel::Avx512 => avx512_detected(),
         }
     }
 
-    /// The kernel models load with: `TENGEN_NN_KERNEL` (`avx2` or `avx512`) where set,
+    /// The kernel models load with: `TENGEN_NN_KERNEL` (`generic`, `avx2` or `avx512`) where set,
     /// else the fastest this CPU has.
     ///
     /// # Errors
@@ -63,7 +67,13 @@ impl Kernel {
     /// The fastest kernel this CPU has.
     #[must_use]
     pub fn best() -> Kernel {
-        if avx512_detected() { Kernel::Avx512 } else { Kernel::Avx2 }
+        if avx512_detected() {
+            Kernel::Avx512
+        } else if avx2_detected() {
+            Kernel::Avx2
+        } else {
+            Kernel::Generic
+        }
     }
 }
 
@@ -86,6 +96,7 @@ const MR: usize = 12;
 /// `k` rows of 32 (the last panel padded with zeros).
 #[derive(Clone, PartialEq)]
 pub struct Packed {
+    kernel: Kernel,
     k: usize,
     n: usize,
     data: Vec<f32>,
@@ -93,14 +104,20 @@ pub struct Packed {
 
 impl fmt::Debug for Packed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Packed({}×{})", self.k, self.n)
+        write!(f, "Packed({}×{} for {})", self.k, self.n, self.kernel)
     }
 }
 
 impl Packed {
-    /// Packs `b`, whose element (row `r`, column `c`) is `b[r * rs + c * cs]`.
+    /// The kernel it is laid out for.
     #[must_use]
-    pub(crate) fn new(b: &[f32], k: usize, n: usize, rs: usize, cs: usize) -> Packed {
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// Packs `b`, whose element (row `r`, column `c`) is `b[r * rs + c * cs]`, for `kernel`.
+    #[must_use]
+    pub(crate) fn new(kernel: Kernel, b: &[f32], k: usize, n: usize, rs: usize, cs: usize) -> Packed {
         let panels = n.div_ceil(NR);
         let mut data = vec![0.0f32; panels * k * NR];
         for p in 0..panels {
@@ -117,21 +134,23 @@ impl Packed {
                 }
             }
         }
-        Packed { k, n, data }
+        Packed { kernel, k, n, data }
     }
 }
 
-/// `c = alpha · a · b`: `a` is `m × b.k()` with rows `a_rs` apart, `c` is `m × b.n()` with rows
-/// `c_rs` apart (only its first `b.n()` columns of each row are written).
+/// `c = alpha · a · b` on the kernel `b` was packed for: `a` is `m × k` with rows `a_rs` apart, `c` is `m × n` with
+/// rows `c_rs` apart (only its first `n` columns of each row are written).
 ///
 /// # Panics
-/// When the CPU has no AVX-512F, or a slice is too short for the shapes.
+/// When the CPU lacks the kernel's instructions (AVX-512F; AVX2 and FMA), or a slice is too
+/// short for the shapes.
 pub(crate) fn gemm_packed(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut [f32], c_rs: usize, alpha: f32) {
-    let (k, n) = (b.k, b.n);
+    let (kernel, k, n) = (b.kernel, b.k, b.n);
     if m == 0 || n == 0 {
         return;
     }
-    assert!(avx512_detected(), "the AVX-512 kernel on a CPU without AVX-512F");
+    assert!(kernel != Kernel::Generic, "weights packed for the generic kernel");
+    assert!(kernel.available(), "the {kernel} kernel on a CPU without it");
     if k == 0 {
         for row in c.chunks_mut(c_rs).take(m) {
             row[..n].fill(0.0);
@@ -142,21 +161,35 @@ pub(crate) fn gemm_packed(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut 
     assert!(c.len() >= (m - 1) * c_rs + n, "c is too short");
     assert!(a_rs >= k && c_rs >= n, "rows overlap");
     #[cfg(target_arch = "x86_64")]
-    // Safety: AVX-512F is present (asserted above); every pointer the kernel forms lies inside
-    // `a`, `b.data` and `c` by the length checks above (rows of `a` up to `k`, of `c` up to `n`
-    // — the last panel's stores are masked to the columns that exist).
+    // Safety: the kernel's instructions are present (asserted above); every pointer the kernel
+    // forms lies inside `a`, `b.data` and `c` by the length checks above (rows of `a` up to
+    // `k`, of `c` up to `n` — the last panel's stores are masked to the columns that exist).
     unsafe {
-        avx512::gemm(a, a_rs, m, b, c, c_rs, alpha);
+        match kernel {
+            Kernel::Avx512 => avx512::gemm(a, a_rs, m, b, c, c_rs, alpha),
+            Kernel::Avx2 => avx2::gemm(a, a_rs, m, b, c, c_rs, alpha),
+            Kernel::Generic => {}
+        }
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn avx2_detected() -> bool {
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn avx2_detected() -> bool {
+    false
+}
+
 /// A softmax over each row of `s` columns on the vector registers of `kernel` — 512-bit ones
-/// for [`Kernel::Avx512`], 256-bit ones for [`Kernel::Avx2`] where the CPU has AVX2 and FMA —
-/// with `e^x` by the same range reduction and polynomial as `forward.rs`'s `exp_approx`
-/// (within 3e-7 of `exp`). Returns false, having done nothing, where the CPU has neither.
+/// for [`Kernel::Avx512`], 256-bit ones for [`Kernel::Avx2`] — with `e^x` by the same range
+/// reduction and polynomial as `forward.rs`'s `exp_approx` (within 3e-7 of `exp`). Returns
+/// false, having done nothing, for [`Kernel::Generic`].
 ///
 /// # Panics
-/// When `kernel` is [`Kernel::Avx512`] on a CPU without AVX-512F.
+/// When the CPU lacks `kernel`.
 pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool {
     #[cfg(target_arch = "x86_64")]
     match kernel {
@@ -169,7 +202,8 @@ pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool
             }
             return true;
         }
-        Kernel::Avx2 if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") => {
+        Kernel::Avx2 => {
+            assert!(avx2_detected(), "the AVX2 kernel on a CPU without AVX2 and FMA");
             for row in scores.chunks_exact_mut(s) {
                 // Safety: AVX2 and FMA are present (tested above); the function reads and
                 // writes the row within its length (whole groups of 8, the tail one by one).
@@ -177,7 +211,7 @@ pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool
             }
             return true;
         }
-        Kernel::Avx2 => {}
+        Kernel::Generic => {}
     }
     let _ = (scores, s, kernel);
     false
@@ -191,8 +225,93 @@ const LN2_LO: f32 = 1.428_606_8e-6;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{EXP_POLY, LN2_HI, LN2_LO};
+    use super::{EXP_POLY, LN2_HI, LN2_LO, NR, Packed};
     use std::arch::x86_64::*;
+
+    /// Rows of the register block: 6 rows × 16 columns in 12 registers.
+    const MR2: usize = 6;
+
+    /// # Safety
+    /// AVX2 and FMA must be present and the slices long enough (see `gemm_packed`).
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn gemm(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut [f32], c_rs: usize, alpha: f32) {
+        let (k, n) = (b.k, b.n);
+        let mut i = 0;
+        while i < m {
+            let rows = MR2.min(m - i);
+            // Each panel of 32 columns in two halves of 16.
+            for half in 0..n.div_ceil(16) {
+                let (p, h) = (half / 2, half % 2);
+                let cols = 16.min(n - half * 16);
+                // Safety: rows ≤ 6 rows of `a` from `ap`, `k` each; the half-panel's k rows
+                // of 16 floats (32 apart) from `bp` are inside `b.data`; `c` has `rows` rows
+                // of `cols` columns from `cp` (the caller checked the lengths).
+                unsafe {
+                    let bp = b.data.as_ptr().add(p * k * NR + h * 16);
+                    let ap = a.as_ptr().add(i * a_rs);
+                    let cp = c.as_mut_ptr().add(i * c_rs + half * 16);
+                    match rows {
+                        6 => block::<6>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        5 => block::<5>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        4 => block::<4>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        3 => block::<3>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        2 => block::<2>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                        _ => block::<1>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
+                    }
+                }
+            }
+            i += rows;
+        }
+    }
+
+    /// `R` rows of `a` times 16 columns of a panel: `R × 16` accumulators in registers.
+    ///
+    /// # Safety
+    /// AVX2 and FMA present; `a` readable for `R` rows of `k`, `b` for `k` rows of 16 (32
+    /// apart), `c` writable for `R` rows of `cols ≤ 16`.
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    unsafe fn block<const R: usize>(
+        a: *const f32,
+        a_rs: usize,
+        b: *const f32,
+        k: usize,
+        c: *mut f32,
+        c_rs: usize,
+        cols: usize,
+        alpha: f32,
+    ) {
+        // Safety: the reads and writes stay within the extents the caller guarantees.
+        unsafe {
+            let mut lo = [_mm256_setzero_ps(); R];
+            let mut hi = [_mm256_setzero_ps(); R];
+            for kk in 0..k {
+                let b0 = _mm256_loadu_ps(b.add(kk * NR));
+                let b1 = _mm256_loadu_ps(b.add(kk * NR + 8));
+                for r in 0..R {
+                    let x = _mm256_broadcast_ss(&*a.add(r * a_rs + kk));
+                    lo[r] = _mm256_fmadd_ps(x, b0, lo[r]);
+                    hi[r] = _mm256_fmadd_ps(x, b1, hi[r]);
+                }
+            }
+            let scale = _mm256_set1_ps(alpha);
+            if cols == 16 {
+                for r in 0..R {
+                    let row = c.add(r * c_rs);
+                    _mm256_storeu_ps(row, _mm256_mul_ps(lo[r], scale));
+                    _mm256_storeu_ps(row.add(8), _mm256_mul_ps(hi[r], scale));
+                }
+            } else {
+                let mut tmp = [0.0f32; 16];
+                for r in 0..R {
+                    _mm256_storeu_ps(tmp.as_mut_ptr(), _mm256_mul_ps(lo[r], scale));
+                    _mm256_storeu_ps(tmp.as_mut_ptr().add(8), _mm256_mul_ps(hi[r], scale));
+                    std::ptr::copy_nonoverlapping(tmp.as_ptr(), c.add(r * c_rs), cols);
+                }
+            }
+        }
+    }
 
     /// `e^x` for every lane (x clamped to −87…88).
     #[target_feature(enable = "avx2,fma")]
@@ -441,7 +560,7 @@ mod tests {
     fn the_vector_softmaxes_are_the_softmax() {
         for kernel in [Kernel::Avx2, Kernel::Avx512] {
             if !kernel.available() {
-                eprintln!("SKIPPED the_vector_softmaxes_are_the_softmax on {kernel}: this CPU has no AVX-512F");
+                eprintln!("SKIPPED the_vector_softmaxes_are_the_softmax on {kernel}: this CPU lacks it");
                 continue;
             }
             softmax_against_f64(kernel);
@@ -461,10 +580,7 @@ mod tests {
                     e.into_iter().map(move |v| v / sum)
                 })
                 .collect();
-            if !softmax_rows(&mut rows, s, kernel) {
-                eprintln!("SKIPPED the_vector_softmaxes_are_the_softmax on {kernel}: this CPU has no AVX2/FMA");
-                return;
-            }
+            assert!(softmax_rows(&mut rows, s, kernel));
             for (i, (got, w)) in rows.iter().zip(&want).enumerate() {
                 assert!((f64::from(*got) - w).abs() <= 1e-6 * w.max(1e-3), "{kernel} s {s} lane {i}: {got} {w}");
             }
@@ -475,22 +591,28 @@ mod tests {
     fn packing_keeps_every_element_and_pads_with_zeros() {
         let (k, n) = (3, 35);
         let b: Vec<f32> = (0..k * n).map(|v| v as f32 + 1.0).collect();
-        let p = Packed::new(&b, k, n, n, 1);
+        let p = Packed::new(Kernel::Avx512, &b, k, n, n, 1);
         assert_eq!(p.data.len(), 2 * k * NR);
         assert_eq!(p.data[NR], b[n], "row 1 of panel 0");
         assert_eq!(p.data[k * NR + 2], b[34], "column 34 is panel 1's column 2");
         assert_eq!(p.data[k * NR + 3], 0.0, "padding");
         // The transpose, read with strides, packs the same.
         let t: Vec<f32> = (0..n * k).map(|i| b[(i % k) * n + i / k]).collect();
-        assert_eq!(Packed::new(&t, k, n, 1, k), p);
+        assert_eq!(Packed::new(Kernel::Avx512, &t, k, n, 1, k), p);
     }
 
     #[test]
-    fn the_avx512_kernel_computes_the_product() {
-        if !Kernel::Avx512.available() {
-            eprintln!("SKIPPED the_avx512_kernel_computes_the_product: this CPU has no AVX-512F");
-            return;
+    fn the_kernels_compute_the_product() {
+        for kernel in [Kernel::Avx2, Kernel::Avx512] {
+            if !kernel.available() {
+                eprintln!("SKIPPED the_kernels_compute_the_product on {kernel}: this CPU lacks it");
+                continue;
+            }
+            product_against_naive(kernel);
         }
+    }
+
+    fn product_against_naive(kernel: Kernel) {
         let mut seed = 12345u32;
         let mut rnd = move || {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -505,13 +627,13 @@ mod tests {
             // Written into a wider matrix: the columns beyond `n` stay as they were.
             let c_rs = n + 2;
             let mut c = vec![7.0f32; m * c_rs];
-            gemm_packed(&a, a_rs, m, &Packed::new(&b, k, n, n, 1), &mut c, c_rs, 0.5);
+            gemm_packed(&a, a_rs, m, &Packed::new(kernel, &b, k, n, n, 1), &mut c, c_rs, 0.5);
             for i in 0..m {
                 for j in 0..n {
                     let (got, w) = (c[i * c_rs + j], want[i * n + j]);
                     assert!(
                         (got - w).abs() <= 1e-5 * (1.0 + w.abs()) * (k as f32).sqrt(),
-                        "{m}×{k}×{n} at {i},{j}: {got} {w}"
+                        "{kernel} {m}×{k}×{n} at {i},{j}: {got} {w}"
                     );
                 }
                 assert_eq!(&c[i * c_rs + n..][..2], &[7.0, 7.0], "{m}×{k}×{n}: row {i} beyond n");

@@ -107,7 +107,7 @@ impl Reader<'_> {
 
     /// A `k × n` weight matrix laid out for the kernel, where it wants that.
     fn pack(&self, weights: &[f32], k: usize, n: usize) -> Option<Packed> {
-        (self.kernel == Kernel::Avx512).then(|| Packed::new(weights, k, n, n, 1))
+        (self.kernel != Kernel::Generic).then(|| Packed::new(self.kernel, weights, k, n, n, 1))
     }
 
     fn skip_space(&mut self) {

@@ -20,16 +20,19 @@ fn model() -> Model {
     Model::load(model_path()).unwrap()
 }
 
-/// The model on every kernel: `matrixmultiply`'s (AVX2) always, the AVX-512 kernel where the
-/// CPU has it (said by name where it does not). Loaded once for all the fixtures.
+/// The model on every kernel: `matrixmultiply`'s (generic) always, the AVX2 and AVX-512
+/// kernels where the CPU has them (said by name where it does not). Loaded once for all the
+/// fixtures.
 fn models() -> &'static [Model] {
     static MODELS: std::sync::OnceLock<Vec<Model>> = std::sync::OnceLock::new();
     MODELS.get_or_init(|| {
-        let mut all = vec![Model::load_with(model_path(), Kernel::Avx2).unwrap()];
-        if Kernel::Avx512.available() {
-            all.push(Model::load_with(model_path(), Kernel::Avx512).unwrap());
-        } else {
-            eprintln!("SKIPPED the fixtures on the avx512 kernel: this CPU has no AVX-512F");
+        let mut all = Vec::new();
+        for kernel in [Kernel::Generic, Kernel::Avx2, Kernel::Avx512] {
+            if kernel.available() {
+                all.push(Model::load_with(model_path(), kernel).unwrap());
+            } else {
+                eprintln!("SKIPPED the fixtures on the {kernel} kernel: this CPU lacks it");
+            }
         }
         all
     })
