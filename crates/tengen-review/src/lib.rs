@@ -36,6 +36,10 @@ pub enum Searcher {
         main: Box<NetSearch>,
         /// Positions off the game's line.
         side: Box<NetSearch>,
+        /// The network, for the quick pass.
+        model: std::sync::Arc<tengen_nn::CachedModel>,
+        /// Threads of the quick pass.
+        threads: usize,
     },
 }
 
@@ -57,10 +61,28 @@ impl Searcher {
             Some(n) => tengen_engine::Limit::Simulations((n / SIDE_SHARE).max(SIDE_MIN).min(n)),
             None => params.playouts,
         };
+        let threads = params.threads.max(1);
         Searcher::Network {
             main: Box::new(NetSearch::new(model.clone(), main)),
-            side: Box::new(NetSearch::new(model, tengen_engine::SearchParams { playouts: side, ..params })),
+            side: Box::new(NetSearch::new(model.clone(), tengen_engine::SearchParams { playouts: side, ..params })),
+            model,
+            threads,
         }
+    }
+
+    /// The quick pass: every position evaluated once by the network (its threads sharing the
+    /// positions), in order; `None` for the playout search, which has no such pass.
+    fn glance_all(&self, positions: &[Game]) -> Option<Vec<Glance>> {
+        let Searcher::Network { model, threads, .. } = self else { return None };
+        let chunk = positions.len().div_ceil(*threads).max(1);
+        let glances = std::thread::scope(|scope| {
+            let parts: Vec<_> = positions
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || part.iter().map(|g| glance(model, g)).collect::<Vec<_>>()))
+                .collect();
+            parts.into_iter().flat_map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        });
+        Some(glances)
     }
 
     /// The position searched for `color`, and the network's priors of its moves (none without a
@@ -84,6 +106,45 @@ impl Searcher {
     }
 }
 
+/// A position of the quick pass: the network's own judgement, without a search.
+#[derive(Clone, Copy, Debug)]
+struct Glance {
+    /// Black's win rate.
+    win_black: f64,
+    /// Black's lead in points.
+    lead_black: f64,
+    /// The most likely move of the player to move.
+    best: Move,
+}
+
+/// One evaluation of `game` (for its player to move), turned to Black's view.
+fn glance(model: &tengen_nn::CachedModel, game: &Game) -> Glance {
+    let board = game.board();
+    let size = board.size();
+    let me = game.to_move();
+    let Ok(input) = tengen_nn::input_features(game) else {
+        return Glance { win_black: 0.5, lead_black: 0.0, best: Move::Pass };
+    };
+    let raw = model.evaluate(&input, 0);
+    let mut legal = vec![false; size * size];
+    for p in board.points() {
+        if game.check(me, Move::Play(p)).is_ok() {
+            legal[tengen_nn::katago_index(p, size)] = true;
+        }
+    }
+    let eval = model.model().post_process(&raw, Some(&legal), 0.0);
+    let (mut best, mut top) = (Move::Pass, eval.pass);
+    for p in board.points() {
+        let prior = eval.policy[tengen_nn::katago_index(p, size)];
+        if prior > top {
+            (best, top) = (Move::Play(p), prior);
+        }
+    }
+    let (win, lead) = (f64::from(eval.win + 0.5 * eval.no_result), f64::from(eval.lead));
+    let (win_black, lead_black) = if me == Color::Black { (win, lead) } else { (1.0 - win, -lead) };
+    Glance { win_black, lead_black, best }
+}
+
 /// Why a review could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ReviewError {
@@ -105,6 +166,11 @@ pub enum ReviewError {
 
 /// How far a review has come, told to its caller as it goes.
 pub enum Progress<'a> {
+    /// The quick pass is done (with a network only, before any search): every move with the
+    /// network's own win rate and lead before and after it and its most likely move as the
+    /// best, marked [`MoveReview::provisional`], without judgements. The moves judged then
+    /// replace them one by one.
+    Quick(&'a [MoveReview]),
     /// `done` of the game's `total` positions searched (the first pass).
     Searched {
         /// Positions searched so far.
@@ -156,6 +222,9 @@ pub struct MoveReview {
     /// scores over their visits): a loss under it is within the search's noise, judged as none.
     #[serde(default)]
     pub loss_noise: f64,
+    /// A move of the quick pass: the network's first look, not searched nor judged yet.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
 }
 
 /// A term as the review prints it.
@@ -275,6 +344,35 @@ pub fn review(
         positions.push(g.clone());
     }
     let mover = |i: usize| moves.get(i).map_or(game.to_move(), |m| m.0);
+    if let Some(glances) = mcts.glance_all(&positions) {
+        let quick: Vec<MoveReview> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &(color, mv))| {
+                let (before, after) = (glances[i], glances[i + 1]);
+                MoveReview {
+                    number: i + 1,
+                    color: letter(color).into(),
+                    mv: mv.to_string(),
+                    terms: Vec::new(),
+                    judgement: Vec::new(),
+                    eval: Eval::default(),
+                    best: before.best.to_string(),
+                    pv: vec![before.best.to_string()],
+                    winrate_black_before: before.win_black,
+                    score_lead_black_before: before.lead_black,
+                    winrate_black: after.win_black,
+                    score_lead_black: after.lead_black,
+                    winrate_loss: 0.0,
+                    loss_noise: 0.0,
+                    provisional: true,
+                }
+            })
+            .collect();
+        if progress(Progress::Quick(&quick)).is_break() {
+            return Err(ReviewError::Stopped);
+        }
+    }
     let total = positions.len();
     let mut analyses: Vec<Analysis> = Vec::with_capacity(total);
     let mut priors: Vec<Vec<(Move, f32)>> = Vec::with_capacity(total);
@@ -422,6 +520,7 @@ pub fn review(
             score_lead_black: sb,
             winrate_loss,
             loss_noise,
+            provisional: false,
         });
         commentary.play(color, mv).map_err(|e| ReviewError::Replay { number: i + 1, reason: e.to_string() })?;
         if progress(Progress::Judged(out.last().expect("just pushed"))).is_break() {
@@ -677,6 +776,8 @@ mod tests {
             events.push(match p {
                 Progress::Searched { done, total } => format!("searched {done}/{total}"),
                 Progress::Judged(m) => format!("judged {}", m.number),
+                // The playout search has no quick pass.
+                Progress::Quick(m) => format!("quick {}", m.len()),
             });
             ControlFlow::Continue(())
         })

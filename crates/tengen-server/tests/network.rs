@@ -174,3 +174,96 @@ async fn a_review_that_asks_no_strength_is_the_networks() {
         (StatusCode::ACCEPTED, Some("playouts"), Some(100))
     );
 }
+
+/// A network's review shows its quick pass first: every move at once, provisional, with the
+/// network's own values (one evaluation a position, the positions shared by the threads),
+/// then each move as it is judged; the server's view tells the pass and the moves judged.
+#[tokio::test]
+async fn a_network_review_shows_the_quick_pass_first() {
+    use std::ops::ControlFlow;
+    use tengen_review::{Progress, Searcher, review};
+    let (app, network) = state("quick-pass").await;
+    let mut game = tengen_core::Game::new(9, tengen_core::Rules::chinese()).unwrap();
+    for mv in ["E5", "C7", "G7", "G3", "C3", "D6", "F6", "E7"] {
+        game.play(tengen_core::Move::Play(mv.parse().unwrap())).unwrap();
+    }
+    let params = tengen_engine::SearchParams {
+        playouts: tengen_engine::Limit::Simulations(8),
+        threads: 2,
+        ..tengen_engine::SearchParams::network()
+    };
+    let mut searcher = Searcher::network(Arc::clone(&network), params);
+    let mut events: Vec<(&str, Vec<tengen_review::MoveReview>)> = Vec::new();
+    let done = review(&game, &mut searcher, 8, "t", &tengen_sgf::GameInfo::default(), &mut |p| {
+        match p {
+            Progress::Quick(m) => events.push(("quick", m.to_vec())),
+            Progress::Judged(m) => events.push(("judged", vec![m.clone()])),
+            Progress::Searched { .. } => {}
+        }
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    let (kind, quick) = &events[0];
+    assert_eq!((*kind, quick.len()), ("quick", 8), "the quick pass comes first, every move at once");
+    assert!(quick.iter().all(|m| m.provisional && m.judgement.is_empty()));
+    for pair in quick.windows(2) {
+        // One evaluation a position: after one move is before the next.
+        assert_eq!(pair[0].winrate_black, pair[1].winrate_black_before);
+        assert_eq!(pair[0].score_lead_black, pair[1].score_lead_black_before);
+    }
+    // The empty board's value and most likely move, as the network gives them.
+    let empty = tengen_core::Game::new(9, tengen_core::Rules::chinese()).unwrap();
+    let eval =
+        network.model().post_process(&network.evaluate(&tengen_nn::input_features(&empty).unwrap(), 0), None, 0.0);
+    assert!((quick[0].winrate_black_before - f64::from(eval.win + 0.5 * eval.no_result)).abs() < 1e-6);
+    assert!((quick[0].score_lead_black_before - f64::from(eval.lead)).abs() < 1e-4);
+    let top = (0..81).max_by(|&a, &b| eval.policy[a].total_cmp(&eval.policy[b])).unwrap();
+    assert_eq!(quick[0].best, format!("{}{}", "ABCDEFGHJ".as_bytes()[top % 9] as char, 9 - top / 9));
+    // Then the moves judged, in order, none provisional: the review's own.
+    let judged: Vec<&tengen_review::MoveReview> = events[1..]
+        .iter()
+        .map(|(k, m)| {
+            assert_eq!(*k, "judged");
+            &m[0]
+        })
+        .collect();
+    assert_eq!(judged.len(), 8);
+    assert!(judged.iter().enumerate().all(|(i, m)| m.number == i + 1 && !m.provisional));
+    assert!(done.moves.iter().all(|m| !m.provisional));
+    // The server's view of a running job with three moves judged and five provisional.
+    let mut shown: Vec<tengen_review::MoveReview> = quick.clone();
+    shown[..3].clone_from_slice(&done.moves[..3]);
+    let row = tengen_server::store::ReviewRow {
+        game_id: "g".into(),
+        state: "running".into(),
+        engine: "network:b10c384h6nbttflrs".into(),
+        strength: 8,
+        client: "c".into(),
+        requested_ms: 0,
+        updated_ms: 0,
+        progress: 0.6,
+        lease_owner: Some("w".into()),
+        lease_until_ms: Some(1),
+        attempts: 1,
+        partial: Some(serde_json::to_string(&shown).unwrap()),
+        result: None,
+        error: None,
+    };
+    let view = tengen_server::service::reviews::ReviewView::of(&row).unwrap();
+    assert_eq!((view.pass.as_str(), view.judged, view.moves.len()), ("deep", 3, 8));
+    assert!(view.moves[3..].iter().all(|m| m.provisional) && !view.moves[2].provisional);
+    let quick_view = tengen_server::service::reviews::ReviewView::of(&tengen_server::store::ReviewRow {
+        partial: None,
+        ..row.clone()
+    })
+    .unwrap();
+    assert_eq!((quick_view.pass.as_str(), quick_view.judged), ("quick", 0));
+    let done_view = tengen_server::service::reviews::ReviewView::of(&tengen_server::store::ReviewRow {
+        state: "done".into(),
+        result: Some(serde_json::to_string(&done).unwrap()),
+        ..row
+    })
+    .unwrap();
+    assert_eq!((done_view.pass.as_str(), done_view.judged), ("", 8));
+    drop(app);
+}

@@ -80,8 +80,17 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
         None => Searcher::Playouts(Box::new(Mcts::new(params.clone()))),
     };
     let file = args.game.display().to_string();
-    let review = review(&game, &mut searcher, simulations, &file, &replay.info, &mut |_| ControlFlow::Continue(()))
-        .with_context(|| format!("{file}: cannot review"))?;
+    let review = review(&game, &mut searcher, simulations, &file, &replay.info, &mut |p| {
+        if let tengen_review::Progress::Quick(moves) = p {
+            eprintln!(
+                "tengen review: quick pass, {} positions in {:.1} s",
+                moves.len() + 1,
+                began.elapsed().as_secs_f64()
+            );
+        }
+        ControlFlow::Continue(())
+    })
+    .with_context(|| format!("{file}: cannot review"))?;
     if network.is_some() {
         let evaluations = evaluated(&network) - before;
         eprintln!(

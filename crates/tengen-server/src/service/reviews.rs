@@ -76,6 +76,9 @@ pub struct ReviewedMove {
     pub names: Vec<String>,
     /// The names in English, in the same order.
     pub names_en: Vec<String>,
+    /// A move of the quick pass: the network's first look (win rates, leads and its most
+    /// likely move as `best`), not searched nor judged yet.
+    pub provisional: bool,
 }
 
 impl From<&tengen_review::MoveReview> for ReviewedMove {
@@ -97,6 +100,7 @@ impl From<&tengen_review::MoveReview> for ReviewedMove {
             judgement_en: m.judgement.iter().map(|t| t.en.clone()).collect(),
             names: m.terms.iter().map(|t| t.zh.clone()).collect(),
             names_en: m.terms.iter().map(|t| t.en.clone()).collect(),
+            provisional: m.provisional,
         }
     }
 }
@@ -111,6 +115,12 @@ pub struct ReviewView {
     pub state: String,
     /// 0 to 1.
     pub progress: f64,
+    /// While it runs: `quick` (a network's review evaluating every position once, before any
+    /// search), then `deep` (the positions searched and the moves judged in order, each
+    /// replacing its provisional move); empty otherwise.
+    pub pass: String,
+    /// Moves judged so far (all of them when done).
+    pub judged: usize,
     /// `playouts`, or `network:NAME`.
     pub engine: String,
     /// Simulations (a network's visits) a position.
@@ -133,6 +143,8 @@ impl ReviewView {
             game: game_id.to_owned(),
             state: "none".into(),
             progress: 0.0,
+            pass: String::new(),
+            judged: 0,
             engine: String::new(),
             strength: 0,
             moves: Vec::new(),
@@ -163,10 +175,18 @@ impl ReviewView {
             }
             (None, None) => (Vec::new(), Vec::new(), None),
         };
+        let judged = moves.iter().filter(|m| !m.provisional).count();
+        let pass = match row.state.as_str() {
+            "running" if moves.is_empty() && row.engine.starts_with("network:") => "quick",
+            "running" => "deep",
+            _ => "",
+        };
         Ok(ReviewView {
             game: row.game_id.clone(),
             state: row.state.clone(),
             progress: row.progress,
+            pass: pass.into(),
+            judged,
             engine: row.engine.clone(),
             strength: row.strength,
             moves,
@@ -191,6 +211,7 @@ pub struct Worker {
 
 /// What the search thread tells the worker.
 enum Step {
+    Quick(Vec<tengen_review::MoveReview>),
     Searched(usize, usize),
     Judged(Box<tengen_review::MoveReview>),
     Finished(Result<Review, ReviewError>),
@@ -327,6 +348,7 @@ impl Worker {
             let progress_tx = tx.clone();
             let outcome = tengen_review::review(&game, &mut searcher, strength, &file, &info, &mut |p| {
                 let step = match p {
+                    Progress::Quick(moves) => Step::Quick(moves.to_vec()),
                     Progress::Searched { done, total } => Step::Searched(done, total),
                     Progress::Judged(m) => Step::Judged(Box::new(m.clone())),
                 };
@@ -335,24 +357,34 @@ impl Worker {
             });
             let _ = tx.send(Step::Finished(outcome));
         });
-        let (mut judged, mut progress) = (Vec::new(), 0.0);
+        // The moves shown: the quick pass's, each replaced when judged.
+        let (mut judged, mut shown, mut progress): (usize, Vec<tengen_review::MoveReview>, f64) = (0, Vec::new(), 0.0);
         let mut renew = tokio::time::interval(RENEW_EVERY);
         renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let moves = state.game.moves().len().max(1) as f64;
         let outcome = loop {
             tokio::select! {
                 step = rx.recv() => match step {
-                    // Searching the positions is about half the work, judging the moves the rest.
-                    Some(Step::Searched(done, total)) => progress = 0.5 * done as f64 / total.max(1) as f64,
+                    // The quick pass is a moment; searching the positions about half the work,
+                    // judging the moves the rest.
+                    Some(Step::Quick(quick)) => {
+                        shown = quick;
+                        progress = 0.01;
+                    }
+                    Some(Step::Searched(done, total)) => progress = 0.01 + 0.49 * done as f64 / total.max(1) as f64,
                     Some(Step::Judged(m)) => {
-                        judged.push(*m);
-                        progress = 0.5 + 0.5 * judged.len() as f64 / moves;
+                        match shown.get_mut(judged) {
+                            Some(slot) => *slot = *m,
+                            None => shown.push(*m),
+                        }
+                        judged += 1;
+                        progress = 0.5 + 0.5 * judged as f64 / moves;
                     }
                     Some(Step::Finished(outcome)) => break outcome,
                     None => break Err(ReviewError::Stopped),
                 },
                 _ = renew.tick() => {
-                    let partial = serde_json::to_string(&judged).unwrap_or_else(|_| "[]".into());
+                    let partial = serde_json::to_string(&shown).unwrap_or_else(|_| "[]".into());
                     let now = now_ms();
                     let until = now + self.lease.as_millis() as i64;
                     match self.store.renew_review(&job.game_id, &self.owner, until, progress.min(0.99), &partial, now).await {

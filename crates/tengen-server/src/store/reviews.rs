@@ -40,7 +40,7 @@ pub struct ReviewRow {
     pub lease_until_ms: Option<i64>,
     /// Claims of its job so far (0 once the job is long finished).
     pub attempts: i64,
-    /// JSON: the moves judged so far.
+    /// JSON: the moves shown so far (the quick pass's, replaced as they are judged).
     pub partial: Option<String>,
     /// JSON of the review, when done.
     pub result: Option<String>,

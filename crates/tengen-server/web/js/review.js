@@ -23,7 +23,7 @@ export function reviewChanged(r) {
   const before = S.study.review;
   S.study = { id: S.gameId, review: r };
   // The best line on the board and the judgement come with the moves judged.
-  if (!before || before.moves.length !== r.moves.length || before.state !== r.state) render();
+  if (!before || before.moves.length !== r.moves.length || before.judged !== r.judged || before.state !== r.state) render();
   else renderStudy();
 }
 
@@ -75,9 +75,13 @@ export function renderStudy() {
   start.hidden = Boolean(r && !['failed', 'cancelled'].includes(r.state));
   start.textContent = t(r ? 'review_again' : 'review_start');
   const left = r ? minutesLeft(r) : null;
+  // A network review shows its quick pass first: the graph of the network's first look,
+  // refined move by move as the search judges them.
+  const firstLook = r && r.pass === 'deep' && r.judged < r.moves.length ? ` · ${t('review_deep', r.judged, r.moves.length)}` : '';
   $('#review-progress').textContent = !r ? '' : r.state === 'queued' ? t('review_queued')
-    : r.state === 'running' ? `${t('review_running', Math.round(100 * r.progress))}${left === null ? '' : ` · ${t('time_left', left)}`}`
-      : r.state === 'failed' ? t('review_failed', r.error ?? '') : '';
+    : r.state === 'running' && r.pass === 'quick' ? t('review_quick')
+      : r.state === 'running' ? `${t('review_running', Math.round(100 * r.progress))}${left === null ? '' : ` · ${t('time_left', left)}`}${firstLook}`
+        : r.state === 'failed' ? t('review_failed', r.error ?? '') : '';
   $('#review-engine').textContent = engineText(r);
   // A network review of a large board, or a slow one, may give way to the quick one.
   const slow = S.view.size >= 13 || (left !== null && left > 1);

@@ -81,6 +81,8 @@ async function accounts(browser) {
   await alice.screenshot({ path: path.join(shots, 'acc-3-profile.png') });
   await alice.locator('#lang').click();
   await alice.waitForFunction(() => document.querySelector('#account-nav .log-out')?.textContent === '退出');
+  // The table is drawn again in the new language a moment after the menu.
+  await alice.waitForFunction(() => /段级位/.test(document.querySelector('#player-ratings')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
   check(/段级位/.test(await text(alice, '#player-ratings')), 'the table in Chinese');
   await alice.screenshot({ path: path.join(shots, 'acc-4-profile-zh.png') });
   await alice.locator('#lang').click();
