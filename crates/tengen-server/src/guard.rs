@@ -64,6 +64,9 @@ pub struct Limits {
     /// Visits a position of a review that asks no strength, on a server with a network (the
     /// page's "Review the game"); at most `review_visits`.
     pub review_default_visits: u32,
+    /// Search threads of each review (a network review's quick pass shares out its positions
+    /// among them too).
+    pub review_threads: usize,
     /// The most work one review may ask: its moves times its playouts or visits (422 beyond),
     /// so that no request holds a worker for long.
     pub review_work: u64,
@@ -106,6 +109,7 @@ impl Default for Limits {
             review_playouts: 10_000,
             review_visits: 400,
             review_default_visits: 32,
+            review_threads: 1,
             review_work: 2_000_000,
             reviews_per_client: 4,
             analyses_per_client: 2,

@@ -139,7 +139,8 @@ async fn a_review_that_asks_no_strength_is_the_networks() {
     let (s, asked) = call(&app, "POST", &review, None, None).await;
     assert_eq!(s, StatusCode::ACCEPTED, "{asked}");
     assert_eq!((asked["engine"].as_str(), asked["strength"].as_i64()), (Some("network:b10c384h6nbttflrs"), Some(16)));
-    let worker = tengen_server::service::reviews::Worker::new(app.store().clone(), Some(network));
+    // Two search threads, as `tengen serve --review-threads 2` runs it.
+    let worker = tengen_server::service::reviews::Worker::new(app.store().clone(), Some(network)).with_threads(2);
     assert!(worker.work_once().await.unwrap());
     let (_, done) = call(&app, "GET", &review, None, None).await;
     assert_eq!((done["state"].as_str(), done["engine"].as_str()), (Some("done"), Some("network:b10c384h6nbttflrs")));

@@ -110,6 +110,10 @@ pub struct ServeArgs {
     /// playout search's, 1,000 simulations a position.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     review_default_visits: u32,
+    /// Search threads of each review this server works on (a network review's quick pass
+    /// shares out its positions among them too).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    review_threads: u16,
     /// The most work one review may ask: its moves times its playouts or visits (422 beyond;
     /// the default takes 200 moves at the most playouts, 2,000 at the default 1,000).
     #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -206,6 +210,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             review_playouts: args.review_playouts,
             review_visits: args.review_visits,
             review_default_visits: args.review_default_visits,
+            review_threads: usize::from(args.review_threads),
             review_work: args.review_work,
             reviews_per_client: usize::from(args.reviews_per_client),
             analyses_per_client: usize::from(args.analyses_per_client),

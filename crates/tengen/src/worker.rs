@@ -32,6 +32,10 @@ pub struct WorkerArgs {
     /// while it works): a job of a worker that died waits this long for another.
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(2..=3600))]
     lease: u64,
+    /// Search threads of each review (a network review's quick pass shares out its positions
+    /// among them too).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    review_threads: u16,
     /// The log on standard error: `text` lines or `json` objects (`RUST_LOG` filters it).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -57,7 +61,9 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
             tengen_server::Store::open(&args.db).await.with_context(|| format!("opening the database {}", args.db))?;
         let lease = std::time::Duration::from_secs(args.lease);
         for _ in 0..workers {
-            let worker = tengen_server::service::reviews::Worker::new(store.clone(), network.clone()).with_lease(lease);
+            let worker = tengen_server::service::reviews::Worker::new(store.clone(), network.clone())
+                .with_lease(lease)
+                .with_threads(usize::from(args.review_threads));
             tokio::spawn(worker.run());
         }
         // The computer's moves: the server's own logic, without its HTTP side.

@@ -516,6 +516,7 @@ impl AppState {
             let app = self.clone();
             let handle = tokio::runtime::Handle::current();
             let worker = crate::service::reviews::Worker::new(self.0.store.clone(), self.0.settings.network.clone())
+                .with_threads(self.0.settings.limits.review_threads)
                 .on_change(Arc::new(move |id: &str| {
                     let (app, id) = (app.clone(), id.to_owned());
                     handle.spawn(async move { app.review_changed(&id).await });

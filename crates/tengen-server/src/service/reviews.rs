@@ -207,6 +207,7 @@ pub struct Worker {
     owner: String,
     on_change: Option<OnChange>,
     lease: Duration,
+    threads: usize,
 }
 
 /// What the search thread tells the worker.
@@ -222,7 +223,14 @@ impl Worker {
     #[must_use]
     pub fn new(store: Store, network: Option<Arc<CachedModel>>) -> Worker {
         let owner = format!("{}-{:08x}", store.instance(), rand::random::<u32>());
-        Worker { store, network, owner, on_change: None, lease: LEASE }
+        Worker { store, network, owner, on_change: None, lease: LEASE, threads: 1 }
+    }
+
+    /// The search threads of each review (1 by default).
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Worker {
+        self.threads = threads.max(1);
+        self
     }
 
     /// The length of this worker's claims ([`LEASE`] by default; at least 2 s): a job whose
@@ -313,7 +321,7 @@ impl Worker {
                 playouts: Limit::Simulations(u32::try_from(job.strength).unwrap_or(1).max(1)),
                 time: None,
                 temperature: 0.0,
-                threads: 1,
+                threads: self.threads,
                 seed: 1,
                 ..SearchParams::level(10)
             };
@@ -326,7 +334,7 @@ impl Worker {
                 playouts: Limit::Simulations(u32::try_from(job.strength).unwrap_or(1).max(1)),
                 time: None,
                 temperature: 0.0,
-                threads: 1,
+                threads: self.threads,
                 seed: 1,
                 ..SearchParams::network()
             };
