@@ -563,11 +563,34 @@ fn counted(game: &Game, searcher: Color, own_dead: &[Point]) -> Value {
 /// player to move, the legal moves with their priors, and the ownership (Black's view, by
 /// `Point::index`).
 fn evaluate(shared: &Shared<'_>, game: &Game, rng: &mut SmallRng) -> (Value, Vec<(Move, f32)>, Vec<f32>) {
+    let e =
+        evaluate_once(shared.model, game, rng.random_range(0..8)).expect("area scoring (checked before the search)");
+    (Value { win: e.win, lead: e.lead }, e.moves, e.ownership)
+}
+
+/// The network's own judgement of a position, without a search ([`evaluate_once`]).
+#[derive(Clone, Debug)]
+pub struct NetEval {
+    /// The player to move's win rate (a no-result counted half).
+    pub win: f64,
+    /// Their lead in points.
+    pub lead: f64,
+    /// The legal moves and the pass with their priors, most likely first.
+    pub moves: Vec<(Move, f32)>,
+    /// The ownership, Black's view, by `Point::index`.
+    pub ownership: Vec<f32>,
+}
+
+/// One evaluation of `game` (its player to move) by `model` through `symmetry` (0–7).
+///
+/// # Errors
+/// The network's inputs cannot be made for the game's rules (`tengen_nn::input_features`).
+pub fn evaluate_once(model: &CachedModel, game: &Game, symmetry: u8) -> Result<NetEval, String> {
     let board = game.board();
     let size = board.size();
     let me = game.to_move();
-    let input = input_features(game).expect("area scoring (checked before the search)");
-    let raw = shared.model.evaluate(&input, rng.random_range(0..8));
+    let input = input_features(game).map_err(|e| e.to_string())?;
+    let raw = model.evaluate(&input, symmetry);
     let mut legal = vec![false; size * size];
     let mut points = Vec::new();
     for p in board.points() {
@@ -576,7 +599,7 @@ fn evaluate(shared: &Shared<'_>, game: &Game, rng: &mut SmallRng) -> (Value, Vec
             points.push(p);
         }
     }
-    let eval: Evaluation = shared.model.model().post_process(&raw, Some(&legal), 0.0);
+    let eval: Evaluation = model.model().post_process(&raw, Some(&legal), 0.0);
     let mut children: Vec<(Move, f32)> =
         points.iter().map(|&p| (Move::Play(p), eval.policy[katago_index(p, size)])).collect();
     children.push((Move::Pass, eval.pass));
@@ -587,8 +610,12 @@ fn evaluate(shared: &Shared<'_>, game: &Game, rng: &mut SmallRng) -> (Value, Vec
     for p in board.points() {
         ownership[p.index()] = sign * eval.ownership[katago_index(p, size)];
     }
-    let value = Value { win: f64::from(eval.win + 0.5 * eval.no_result), lead: f64::from(eval.lead) };
-    (value, children, ownership)
+    Ok(NetEval {
+        win: f64::from(eval.win + 0.5 * eval.no_result),
+        lead: f64::from(eval.lead),
+        moves: children,
+        ownership,
+    })
 }
 
 /// The child of `id` to descend into, by PUCT with first-play urgency.

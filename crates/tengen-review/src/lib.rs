@@ -119,29 +119,11 @@ struct Glance {
 
 /// One evaluation of `game` (for its player to move), turned to Black's view.
 fn glance(model: &tengen_nn::CachedModel, game: &Game) -> Glance {
-    let board = game.board();
-    let size = board.size();
-    let me = game.to_move();
-    let Ok(input) = tengen_nn::input_features(game) else {
+    let Ok(e) = tengen_engine::evaluate_once(model, game, 0) else {
         return Glance { win_black: 0.5, lead_black: 0.0, best: Move::Pass };
     };
-    let raw = model.evaluate(&input, 0);
-    let mut legal = vec![false; size * size];
-    for p in board.points() {
-        if game.check(me, Move::Play(p)).is_ok() {
-            legal[tengen_nn::katago_index(p, size)] = true;
-        }
-    }
-    let eval = model.model().post_process(&raw, Some(&legal), 0.0);
-    let (mut best, mut top) = (Move::Pass, eval.pass);
-    for p in board.points() {
-        let prior = eval.policy[tengen_nn::katago_index(p, size)];
-        if prior > top {
-            (best, top) = (Move::Play(p), prior);
-        }
-    }
-    let (win, lead) = (f64::from(eval.win + 0.5 * eval.no_result), f64::from(eval.lead));
-    let (win_black, lead_black) = if me == Color::Black { (win, lead) } else { (1.0 - win, -lead) };
+    let best = e.moves.first().map_or(Move::Pass, |m| m.0);
+    let (win_black, lead_black) = if game.to_move() == Color::Black { (e.win, e.lead) } else { (1.0 - e.win, -e.lead) };
     Glance { win_black, lead_black, best }
 }
 
