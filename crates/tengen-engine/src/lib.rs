@@ -19,6 +19,6 @@ pub use budget::Budget;
 pub use decide::Candidate;
 pub use engine::{Analysis, Decision, Engine, MoveStats, SearchReport};
 pub use mcts::{Mcts, SearchResult};
-pub use net::{NetEval, NetSearch, engine_at_level, evaluate_once};
+pub use net::{NetEval, NetSearch, engine_at_level, evaluate_games, evaluate_once};
 pub use params::{Limit, NetworkParams, PlayoutParams, RaveSchedule, SearchParams};
 pub use random::RandomEngine;

@@ -455,11 +455,22 @@ fn searchable(game: &Game, color: Color) -> Option<Cow<'_, Game>> {
     (game.phase() == Phase::Playing).then_some(game)
 }
 
-/// One thread of a search: simulations until the shared limits are reached.
+/// A leaf reached by a descent, waiting for its evaluation.
+struct Pending {
+    /// The nodes from the root to the leaf.
+    path: Vec<usize>,
+    /// The leaf's position.
+    game: Game,
+    /// Further descents of this batch that reached the same leaf: they back up its value too.
+    again: u32,
+}
+
+/// One thread of a search: simulations until the shared limits are reached, their leaves
+/// gathered `batch` at a time (each under virtual loss) and evaluated in one forward pass.
 fn worker(shared: &Shared<'_>, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut path: Vec<usize> = Vec::with_capacity(64);
-    let mut moves: Vec<Move> = Vec::with_capacity(64);
+    let batch = shared.params.network.batch_for(shared.game.board().size()).max(1);
+    let mut pending: Vec<Pending> = Vec::with_capacity(batch);
     loop {
         if shared.stop.load(Ordering::Relaxed) {
             break;
@@ -471,68 +482,106 @@ fn worker(shared: &Shared<'_>, seed: u64) {
         {
             break;
         }
-        if shared.claimed.fetch_add(1, Ordering::Relaxed) >= shared.limit {
+        let exhausted = gather(shared, batch, &mut pending);
+        if !pending.is_empty() {
+            evaluate_pending(shared, &mut pending, &mut rng);
+        }
+        if exhausted {
             break;
         }
-        // Descend, counting the visit as running on every node of the path.
-        path.clear();
+    }
+}
+
+/// Descends `batch` times, or until the visits run out (then true): each leaf to evaluate is
+/// pending once (a second descent to it waits for the same evaluation, as KataGo's threads
+/// do); a game that ended in the tree is counted and backed up at once.
+fn gather(shared: &Shared<'_>, batch: usize, pending: &mut Vec<Pending>) -> bool {
+    let mut moves: Vec<Move> = Vec::with_capacity(64);
+    for _ in 0..batch {
+        if shared.claimed.fetch_add(1, Ordering::Relaxed) >= shared.limit {
+            return true;
+        }
+        let mut path = Vec::with_capacity(64);
         moves.clear();
         {
             let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let nodes = &mut tree.0;
-            let mut id = 0;
-            loop {
-                path.push(id);
-                nodes[id].visits += 1;
-                nodes[id].running += 1;
-                if nodes[id].state != State::Expanded {
-                    break;
-                }
-                id = select(nodes, shared.params, id);
-                moves.push(nodes[id].mv);
+            descend(&mut tree.0, shared.params, &mut path, &mut moves);
+            if let Some(p) = pending.iter_mut().find(|p| p.path == path) {
+                p.again += 1;
+                continue;
             }
         }
-        // Replay the path on the game (outside the lock), then evaluate or count the leaf.
+        // Replay the path on the game (outside the lock).
         let mut game = shared.game.clone();
         for &mv in &moves {
             game.play(mv).expect("the tree holds legal moves only");
         }
-        let to_move = game.to_move();
-        let leaf = *path.last().expect("a path");
-        let (value, expansion, ownership) = if game.phase() == Phase::Playing {
-            let (value, children, ownership) = evaluate(shared, &game, &mut rng);
-            (value, Some(children), Some(ownership))
+        if game.phase() == Phase::Playing {
+            pending.push(Pending { path, game, again: 0 });
         } else {
-            (counted(&game, shared.game.to_move(), shared.own_dead), None, None)
-        };
-        let utility = utility(shared, value);
-        let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (nodes, own_sum, evaluations) = &mut *tree;
-        match expansion {
-            Some(children) if nodes[leaf].state == State::Leaf => {
-                nodes[leaf].first_child = nodes.len() as u32;
-                nodes[leaf].children = children.len() as u32;
-                nodes[leaf].state = State::Expanded;
-                nodes.extend(children.into_iter().map(|(mv, prior)| Node::new(mv, to_move, prior)));
-            }
-            // Another thread expanded it meanwhile, or play ended there.
-            _ => {}
+            let value = counted(&game, shared.game.to_move(), shared.own_dead);
+            let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            back_up(shared, &mut tree.0, &path, game.to_move(), value);
         }
-        if let Some(own) = ownership {
-            own_sum.iter_mut().zip(&own).for_each(|(s, o)| *s += f64::from(*o));
-            *evaluations += 1;
+    }
+    false
+}
+
+/// Walks from the root to a leaf by [`select`], counting the visit as running on every node of
+/// the path.
+fn descend(nodes: &mut [Node], params: &SearchParams, path: &mut Vec<usize>, moves: &mut Vec<Move>) {
+    let mut id = 0;
+    loop {
+        path.push(id);
+        nodes[id].visits += 1;
+        nodes[id].running += 1;
+        if nodes[id].state != State::Expanded {
+            return;
         }
-        for &k in &path {
-            let n = &mut nodes[k];
-            n.running -= 1;
-            let mine = n.player == to_move;
-            let (u, w, l) =
-                if mine { (utility, value.win, value.lead) } else { (1.0 - utility, 1.0 - value.win, -value.lead) };
-            n.utility += u;
-            n.wins += w;
-            n.lead += l;
-            n.lead_sq += l * l;
+        id = select(nodes, params, id);
+        moves.push(nodes[id].mv);
+    }
+}
+
+/// Evaluates the pending leaves in one forward pass (each under a random symmetry), expands
+/// them and backs their values up.
+fn evaluate_pending(shared: &Shared<'_>, pending: &mut Vec<Pending>, rng: &mut SmallRng) {
+    let games: Vec<(&Game, u8)> = pending.iter().map(|p| (&p.game, rng.random_range(0..8))).collect();
+    let evals = evaluate_games(shared.model, &games).expect("area scoring (checked before the search)");
+    let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (nodes, own_sum, evaluations) = &mut *tree;
+    for (p, e) in pending.drain(..).zip(evals) {
+        let leaf = *p.path.last().expect("a path");
+        let to_move = p.game.to_move();
+        // Another thread may have expanded it meanwhile.
+        if nodes[leaf].state == State::Leaf {
+            nodes[leaf].first_child = nodes.len() as u32;
+            nodes[leaf].children = e.moves.len() as u32;
+            nodes[leaf].state = State::Expanded;
+            nodes.extend(e.moves.iter().map(|&(mv, prior)| Node::new(mv, to_move, prior)));
         }
+        own_sum.iter_mut().zip(&e.ownership).for_each(|(s, o)| *s += f64::from(*o));
+        *evaluations += 1;
+        for _ in 0..=p.again {
+            back_up(shared, nodes, &p.path, to_move, Value { win: e.win, lead: e.lead });
+        }
+    }
+}
+
+/// Ends the running visit on every node of `path` with `value`, the leaf's worth to
+/// `to_move`.
+fn back_up(shared: &Shared<'_>, nodes: &mut [Node], path: &[usize], to_move: Color, value: Value) {
+    let utility = utility(shared, value);
+    for &k in path {
+        let n = &mut nodes[k];
+        n.running -= 1;
+        let mine = n.player == to_move;
+        let (u, w, l) =
+            if mine { (utility, value.win, value.lead) } else { (1.0 - utility, 1.0 - value.win, -value.lead) };
+        n.utility += u;
+        n.wins += w;
+        n.lead += l;
+        n.lead_sq += l * l;
     }
 }
 
@@ -559,15 +608,6 @@ fn counted(game: &Game, searcher: Color, own_dead: &[Point]) -> Value {
     Value { win, lead }
 }
 
-/// The network's evaluation of `game` (in play) under a random symmetry: the value for the
-/// player to move, the legal moves with their priors, and the ownership (Black's view, by
-/// `Point::index`).
-fn evaluate(shared: &Shared<'_>, game: &Game, rng: &mut SmallRng) -> (Value, Vec<(Move, f32)>, Vec<f32>) {
-    let e =
-        evaluate_once(shared.model, game, rng.random_range(0..8)).expect("area scoring (checked before the search)");
-    (Value { win: e.win, lead: e.lead }, e.moves, e.ownership)
-}
-
 /// The network's own judgement of a position, without a search ([`evaluate_once`]).
 #[derive(Clone, Debug)]
 pub struct NetEval {
@@ -586,11 +626,39 @@ pub struct NetEval {
 /// # Errors
 /// The network's inputs cannot be made for the game's rules (`tengen_nn::input_features`).
 pub fn evaluate_once(model: &CachedModel, game: &Game, symmetry: u8) -> Result<NetEval, String> {
+    Ok(evaluate_games(model, &[(game, symmetry)])?.pop().expect("one evaluation for one game"))
+}
+
+/// [`evaluate_once`] of several games, each through its symmetry, in forward passes of one
+/// board size each (the network's batch).
+///
+/// # Errors
+/// As [`evaluate_once`], for the first game whose inputs cannot be made.
+pub fn evaluate_games(model: &CachedModel, games: &[(&Game, u8)]) -> Result<Vec<NetEval>, String> {
+    let inputs = games
+        .iter()
+        .map(|&(game, symmetry)| Ok((input_features(game).map_err(|e| e.to_string())?, symmetry)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut raws: Vec<Option<tengen_nn::RawOutput>> = vec![None; games.len()];
+    let mut sizes: Vec<usize> = games.iter().map(|(g, _)| g.board().size()).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for size in sizes {
+        let members: Vec<usize> = (0..games.len()).filter(|&i| games[i].0.board().size() == size).collect();
+        let batch: Vec<_> = members.iter().map(|&i| (&inputs[i].0, inputs[i].1)).collect();
+        for (&i, raw) in members.iter().zip(model.evaluate_batch(&batch)) {
+            raws[i] = Some(raw);
+        }
+    }
+    Ok(games.iter().zip(raws).map(|(&(game, _), raw)| net_eval(model, game, &raw.expect("evaluated"))).collect())
+}
+
+/// The network's outputs `raw` for `game` post-processed for the search: priors of the legal
+/// moves, value and ownership.
+fn net_eval(model: &CachedModel, game: &Game, raw: &tengen_nn::RawOutput) -> NetEval {
     let board = game.board();
     let size = board.size();
     let me = game.to_move();
-    let input = input_features(game).map_err(|e| e.to_string())?;
-    let raw = model.evaluate(&input, symmetry);
     let mut legal = vec![false; size * size];
     let mut points = Vec::new();
     for p in board.points() {
@@ -599,7 +667,7 @@ pub fn evaluate_once(model: &CachedModel, game: &Game, symmetry: u8) -> Result<N
             points.push(p);
         }
     }
-    let eval: Evaluation = model.model().post_process(&raw, Some(&legal), 0.0);
+    let eval: Evaluation = model.model().post_process(raw, Some(&legal), 0.0);
     let mut children: Vec<(Move, f32)> =
         points.iter().map(|&p| (Move::Play(p), eval.policy[katago_index(p, size)])).collect();
     children.push((Move::Pass, eval.pass));
@@ -610,12 +678,7 @@ pub fn evaluate_once(model: &CachedModel, game: &Game, symmetry: u8) -> Result<N
     for p in board.points() {
         ownership[p.index()] = sign * eval.ownership[katago_index(p, size)];
     }
-    Ok(NetEval {
-        win: f64::from(eval.win + 0.5 * eval.no_result),
-        lead: f64::from(eval.lead),
-        moves: children,
-        ownership,
-    })
+    NetEval { win: f64::from(eval.win + 0.5 * eval.no_result), lead: f64::from(eval.lead), moves: children, ownership }
 }
 
 /// The child of `id` to descend into, by PUCT with first-play urgency.

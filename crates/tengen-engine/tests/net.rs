@@ -128,6 +128,49 @@ fn threads_share_one_tree() {
     assert!((28..=29).contains(&through_moves), "{through_moves}");
 }
 
+fn batched(visits: u32, batch: usize, threads: usize) -> NetSearch {
+    NetSearch::new(
+        model(),
+        SearchParams {
+            playouts: Limit::Simulations(visits),
+            threads,
+            network: NetworkParams { batch, ..SearchParams::network().network },
+            ..SearchParams::network()
+        },
+    )
+}
+
+#[test]
+fn leaves_gathered_in_a_batch_spread_under_virtual_loss() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    // The root first, the batch's other descents waiting for its evaluation; then four
+    // descents, each counted as a lost visit until evaluated: more than one move.
+    let a = batched(8, 4, 1).search(&game, None);
+    assert_eq!(a.playouts, 8);
+    let visited = a.moves.iter().filter(|m| m.visits > 0).count();
+    assert!(visited >= 2, "{:?}", a.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>());
+    // Every limit is met exactly, with one thread or two, whatever the batch.
+    for (visits, batch, threads) in [(37, 4, 1), (30, 8, 2), (61, 3, 2), (2, 16, 2)] {
+        let a = batched(visits, batch, threads).search(&game, None);
+        assert_eq!(a.playouts, visits, "batch {batch}, threads {threads}");
+        // The root's own visits: its evaluation, and the descents that waited for it.
+        let through_moves = a.moves.iter().map(|m| m.visits).sum::<u32>();
+        assert!(through_moves + (batch * threads) as u32 >= visits && through_moves < visits, "{through_moves}");
+    }
+    // A batched search still finds the network's opening near the centre.
+    let a = batched(64, 4, 2).search(&game, None);
+    let Move::Play(best) = a.moves[0].mv else { panic!("a pass on the empty board") };
+    assert!((3..=5).contains(&best.col()) && (3..=5).contains(&best.row()), "{best}");
+}
+
+#[test]
+fn the_batch_follows_the_board_unless_set() {
+    let auto = SearchParams::network().network;
+    assert_eq!(auto.batch, 0);
+    assert!(auto.batch_for(19) >= auto.batch_for(9) && auto.batch_for(9) >= 1);
+    assert_eq!(NetworkParams { batch: 3, ..auto }.batch_for(19), 3);
+}
+
 #[test]
 fn a_time_budget_stops_the_search() {
     let game = Game::new(19, Rules::chinese()).unwrap();

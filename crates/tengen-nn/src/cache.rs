@@ -79,6 +79,35 @@ impl CachedModel {
         out
     }
 
+    /// Evaluates each input through its symmetry, as [`CachedModel::evaluate`]: those not
+    /// held go through the network together ([`Model::forward_batch`]).
+    ///
+    /// # Panics
+    /// As [`Model::forward_batch`].
+    pub fn evaluate_batch(&self, inputs: &[(&Input, u8)]) -> Vec<RawOutput> {
+        let keys: Vec<Key> = inputs.iter().map(|&(input, symmetry)| Key::of(input, symmetry)).collect();
+        let mut out: Vec<Option<RawOutput>> = {
+            let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let found: Vec<Option<RawOutput>> = keys.iter().map(|k| e.map.get(k).cloned()).collect();
+            let hits = found.iter().filter(|f| f.is_some()).count() as u64;
+            e.hits += hits;
+            e.misses += found.len() as u64 - hits;
+            found
+        };
+        let missing: Vec<usize> = (0..inputs.len()).filter(|&i| out[i].is_none()).collect();
+        if !missing.is_empty() {
+            // Evaluated without holding the lock, as one batch.
+            let batch: Vec<(&Input, u8)> = missing.iter().map(|&i| inputs[i]).collect();
+            let computed = self.model.forward_batch(&batch);
+            let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            for (&i, raw) in missing.iter().zip(computed) {
+                e.map.put(keys[i].clone(), raw.clone());
+                out[i] = Some(raw);
+            }
+        }
+        out.into_iter().map(|o| o.expect("every input evaluated")).collect()
+    }
+
     /// (hits, misses) so far.
     #[must_use]
     pub fn stats(&self) -> (u64, u64) {

@@ -1,6 +1,8 @@
 //! The forward pass on the CPU in `f32`, layer by layer as KataGo's model defines it (NHWC:
 //! positions in rows, channels contiguous; positions in KataGo's order, row 0 at the top).
-//! Matrix products go through ndarray (and so `matrixmultiply`).
+//! Matrix products go through the kernels of `kernel.rs` (or ndarray's `matrixmultiply`).
+//! Several positions of one board size go through together ([`Model::forward_batch`]): their
+//! rows one after the other, so that every product by the network's weights is one product.
 
 use crate::kernel::{Packed, gemm_packed};
 use crate::model::*;
@@ -89,10 +91,31 @@ fn sum8(v: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + rest.iter().sum::<f32>()
 }
 
-fn matmul(x: &[f32], rows: usize, m: &MatMul) -> Vec<f32> {
+/// `n` positions of a `size × size` board, their rows one after the other.
+#[derive(Clone, Copy, Debug)]
+struct Batch {
+    n: usize,
+    size: usize,
+}
+
+impl Batch {
+    /// Points of one position.
+    fn s(self) -> usize {
+        self.size * self.size
+    }
+
+    /// Rows of the batch.
+    fn rows(self) -> usize {
+        self.n * self.s()
+    }
+}
+
+/// `x · m` for `rows` rows; `pooled` when each row is one position's pooled values (the
+/// profile's name tells them from the board's rows).
+fn matmul(x: &[f32], rows: usize, m: &MatMul, pooled: bool) -> Vec<f32> {
     let flops = 2.0 * (rows * m.inputs * m.outputs) as f64;
     timed(
-        || format!("matmul {}x{}>{}", if rows == 1 { "1" } else { "board" }, m.inputs, m.outputs),
+        || format!("matmul {}x{}>{}", if pooled { "1" } else { "board" }, m.inputs, m.outputs),
         flops,
         || {
             let mut out = vec![0.0; rows * m.outputs];
@@ -133,14 +156,14 @@ fn norm_act_untimed(x: &mut [f32], channels: usize, n: &BatchNorm, act: Activati
     activate(x, act);
 }
 
-/// A convolution with zero padding on a `size × size` board.
-fn conv(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
-    let flops = 2.0 * (size * size * c.ky * c.kx * c.inputs * c.outputs) as f64;
-    timed(|| format!("conv {}x{} {}>{}", c.ky, c.kx, c.inputs, c.outputs), flops, || conv_untimed(x, size, c))
+/// A convolution with zero padding on each position of the batch.
+fn conv(x: &[f32], b: Batch, c: &Conv) -> Vec<f32> {
+    let flops = 2.0 * (b.rows() * c.ky * c.kx * c.inputs * c.outputs) as f64;
+    timed(|| format!("conv {}x{} {}>{}", c.ky, c.kx, c.inputs, c.outputs), flops, || conv_untimed(x, b, c))
 }
 
-fn conv_untimed(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
-    let s = size * size;
+fn conv_untimed(x: &[f32], b: Batch, c: &Conv) -> Vec<f32> {
+    let (s, size) = (b.rows(), b.size);
     if c.ky == 1 && c.kx == 1 {
         let mut out = vec![0.0; s * c.outputs];
         match &c.packed {
@@ -152,9 +175,9 @@ fn conv_untimed(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
     let k = c.ky * c.kx * c.inputs;
     let mut cols = vec![0.0; s * k];
     let (ry, rx) = (c.ky / 2, c.kx / 2);
-    for y in 0..size {
-        for x0 in 0..size {
-            let row = &mut cols[(y * size + x0) * k..][..k];
+    for (y, x0, base) in (0..b.n).flat_map(|i| (0..size * size).map(move |p| (p / size, p % size, i * size * size))) {
+        {
+            let row = &mut cols[(base + y * size + x0) * k..][..k];
             for dy in 0..c.ky {
                 for dx in 0..c.kx {
                     let (yy, xx) = (
@@ -164,7 +187,7 @@ fn conv_untimed(x: &[f32], size: usize, c: &Conv) -> Vec<f32> {
                     if yy < 0 || xx < 0 || yy >= size as isize || xx >= size as isize {
                         continue;
                     }
-                    let src = &x[(yy as usize * size + xx as usize) * c.inputs..][..c.inputs];
+                    let src = &x[(base + yy as usize * size + xx as usize) * c.inputs..][..c.inputs];
                     row[(dy * c.kx + dx) * c.inputs..][..c.inputs].copy_from_slice(src);
                 }
             }
@@ -195,13 +218,13 @@ fn rms_norm_untimed(x: &[f32], channels: usize, n: &RmsNorm) -> Vec<f32> {
     out
 }
 
-fn attention(x: &mut [f32], size: usize, a: &Attention) {
-    let s = size * size;
+fn attention(x: &mut [f32], b: Batch, a: &Attention) {
+    let (s, size, rows) = (b.s(), b.size, b.rows());
     let c = a.norm.channels;
     let xn = rms_norm(x, c, &a.norm);
-    let mut q = matmul(&xn, s, &a.q);
-    let mut k = matmul(&xn, s, &a.k);
-    let v = matmul(&xn, s, &a.v);
+    let mut q = matmul(&xn, rows, &a.q, false);
+    let mut k = matmul(&xn, rows, &a.k, false);
+    let v = matmul(&xn, rows, &a.v, false);
     let (hq, hk, d, dv) = (a.heads, a.kv_heads, a.q_head_dim, a.v_head_dim);
     timed(
         || "attention rotary positions".to_string(),
@@ -224,12 +247,13 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
                     table
                 });
                 let rotate = |t: &mut [f32], heads: usize, kv_of: &dyn Fn(usize) -> usize| {
-                    for pos in 0..s {
+                    for row in 0..rows {
+                        let pos = row % s;
                         for h in 0..heads {
                             let kh = kv_of(h);
                             for p in 0..*pairs {
                                 let (sin, cos) = table[(pos * hk + kh) * pairs + p];
-                                let i = pos * heads * d + h * d + 2 * p;
+                                let i = row * heads * d + h * d + 2 * p;
                                 let (x0, x1) = (t[i], t[i + 1]);
                                 t[i] = x0 * cos - x1 * sin;
                                 t[i + 1] = x0 * sin + x1 * cos;
@@ -244,12 +268,21 @@ fn attention(x: &mut [f32], size: usize, a: &Attention) {
         },
     );
     let scale = 1.0 / (d as f32).sqrt();
-    let out = if let Some(p) = &a.q.packed {
-        attention_heads_packed(p.kernel(), &q, &k, &v, s, (hq, hk, d, dv), scale)
-    } else {
-        attention_heads(&q, &k, &v, s, (hq, hk, d, dv), scale)
-    };
-    let proj = matmul(&out, s, &a.out);
+    let mut out = vec![0.0f32; rows * hq * dv];
+    // Each position attends to its own points only.
+    for (i, out) in out.chunks_exact_mut(s * hq * dv).enumerate() {
+        let (q, k, v) = (
+            &q[i * s * hq * d..][..s * hq * d],
+            &k[i * s * hk * d..][..s * hk * d],
+            &v[i * s * hk * dv..][..s * hk * dv],
+        );
+        if let Some(p) = &a.q.packed {
+            attention_heads_packed(p.kernel(), q, k, v, s, (hq, hk, d, dv), scale, out);
+        } else {
+            attention_heads(q, k, v, s, (hq, hk, d, dv), scale, out);
+        }
+    }
+    let proj = matmul(&out, rows, &a.out, false);
     for (xv, p) in x.iter_mut().zip(proj) {
         *xv += p;
     }
@@ -277,11 +310,11 @@ fn attention_heads(
     s: usize,
     dims: (usize, usize, usize, usize),
     scale: f32,
-) -> Vec<f32> {
+    out: &mut [f32],
+) {
     use ndarray::{Array2, ArrayView2, ArrayViewMut2, ShapeBuilder};
     let (hq, hk, d, dv) = dims;
     let rep = hq / hk;
-    let mut out = vec![0.0f32; s * hq * dv];
     let mut scores = Array2::<f32>::zeros((s, s));
     for h in 0..hq {
         let kh = h / rep;
@@ -299,7 +332,6 @@ fn attention_heads(
             ndarray::linalg::general_mat_mul(1.0, &scores, &vh, 0.0, &mut oh);
         });
     }
-    out
 }
 
 fn scores_kind() -> String {
@@ -315,6 +347,7 @@ fn values_kind() -> String {
 }
 
 /// [`attention_heads`] on `kernel`: each key/value head's Kᵀ and V packed once.
+#[allow(clippy::too_many_arguments)]
 fn attention_heads_packed(
     kernel: crate::Kernel,
     q: &[f32],
@@ -323,10 +356,10 @@ fn attention_heads_packed(
     s: usize,
     dims: (usize, usize, usize, usize),
     scale: f32,
-) -> Vec<f32> {
+    out: &mut [f32],
+) {
     let (hq, hk, d, dv) = dims;
     let rep = hq / hk;
-    let mut out = vec![0.0f32; s * hq * dv];
     let mut scores = vec![0.0f32; s * s];
     for kh in 0..hk {
         let kt = Packed::new(kernel, &k[kh * d..], d, s, 1, hk * d);
@@ -341,33 +374,47 @@ fn attention_heads_packed(
             });
         }
     }
-    out
 }
 
-fn ffn(x: &mut [f32], size: usize, f: &Ffn) {
-    let s = size * size;
+fn ffn(x: &mut [f32], b: Batch, f: &Ffn) {
+    let s = b.rows();
     let xn = rms_norm(x, f.channels, &f.norm);
-    let mut h = matmul(&xn, s, &f.linear1);
+    let mut h = matmul(&xn, s, &f.linear1, false);
     match &f.gate {
         Some(g) => {
             activate(&mut h, Activation::Silu);
-            let gate = matmul(&xn, s, g);
+            let gate = matmul(&xn, s, g, false);
             for (a, b) in h.iter_mut().zip(gate) {
                 *a *= b;
             }
         }
         None => activate(&mut h, Activation::Relu),
     }
-    let out = matmul(&h, s, &f.linear2);
+    let out = matmul(&h, s, &f.linear2, false);
     for (xv, o) in x.iter_mut().zip(out) {
         *xv += o;
     }
 }
 
-fn nac(x: &[f32], size: usize, n: &NormActConv) -> Vec<f32> {
+fn nac(x: &[f32], b: Batch, n: &NormActConv) -> Vec<f32> {
     let mut h = x.to_vec();
     norm_act(&mut h, n.norm.channels, &n.norm, n.act.kind);
-    conv(&h, size, &n.conv)
+    conv(&h, b, &n.conv)
+}
+
+/// `pool` of each position of the batch, one row each.
+fn pooled_rows(x: &[f32], channels: usize, batch: Batch, pool: fn(&[f32], usize, usize) -> Vec<f32>) -> Vec<f32> {
+    let s = batch.s();
+    x.chunks_exact(s * channels).flat_map(|position| pool(position, channels, s)).collect()
+}
+
+/// Adds row `i` of `bias` (`width` wide) to every row of position `i`.
+fn add_bias_rows(x: &mut [f32], bias: &[f32], width: usize, batch: Batch) {
+    for (position, bias) in x.chunks_exact_mut(batch.s() * width).zip(bias.chunks_exact(width)) {
+        for row in position.chunks_exact_mut(width) {
+            row.iter_mut().zip(bias).for_each(|(a, b)| *a += b);
+        }
+    }
 }
 
 /// Mean, size-scaled mean and max of each channel over the board (KataGo's global pooling).
@@ -403,7 +450,7 @@ fn value_pool(x: &[f32], channels: usize, s: usize) -> Vec<f32> {
     out
 }
 
-fn block(x: &mut [f32], size: usize, b: &Block) {
+fn block(x: &mut [f32], size: Batch, b: &Block) {
     match b {
         Block::Ordinary { first, second, .. } => {
             let h = nac(x, size, first);
@@ -421,17 +468,14 @@ fn block(x: &mut [f32], size: usize, b: &Block) {
             second,
             ..
         } => {
-            let s = size * size;
             let mut h = x.to_vec();
             norm_act(&mut h, pre_norm.channels, pre_norm, pre_act.kind);
             let mut r = conv(&h, size, regular);
             let mut g = conv(&h, size, gconv);
             norm_act(&mut g, gpool_norm.channels, gpool_norm, gpool_act.kind);
-            let pooled = gpool(&g, gpool_norm.channels, s);
-            let bias = matmul(&pooled, 1, gpool_to_bias);
-            for row in r.chunks_exact_mut(regular.outputs) {
-                row.iter_mut().zip(&bias).for_each(|(a, b)| *a += b);
-            }
+            let pooled = pooled_rows(&g, gpool_norm.channels, size, gpool);
+            let bias = matmul(&pooled, size.n, gpool_to_bias, true);
+            add_bias_rows(&mut r, &bias, regular.outputs, size);
             let out = nac(&r, size, second);
             x.iter_mut().zip(out).for_each(|(a, b)| *a += b);
         }
@@ -473,25 +517,7 @@ impl Model {
     /// When the input's sizes do not fit the model, or `symmetry` exceeds 7.
     #[must_use]
     pub fn forward_symmetric(&self, input: &Input, symmetry: u8) -> RawOutput {
-        assert!(symmetry < 8, "symmetries are 0 to 7");
-        if symmetry == 0 {
-            return self.forward(input);
-        }
-        let (size, c) = (input.size, self.spatial_inputs);
-        let s = size * size;
-        let mut spatial = vec![0.0; s * c];
-        for pos in 0..s {
-            let to = symmetric(pos, size, symmetry);
-            spatial[to * c..][..c].copy_from_slice(&input.spatial[pos * c..][..c]);
-        }
-        let raw = self.forward(&Input { size, spatial, global: input.global.clone() });
-        let back = |v: &[f32]| (0..s).map(|pos| v[symmetric(pos, size, symmetry)]).collect::<Vec<f32>>();
-        RawOutput {
-            policy: back(&raw.policy),
-            policy_optimistic: back(&raw.policy_optimistic),
-            ownership: back(&raw.ownership),
-            ..raw
-        }
+        self.forward_batch(&[(input, symmetry)]).pop().expect("one output for one input")
     }
 
     /// Evaluates the network on one position.
@@ -500,37 +526,81 @@ impl Model {
     /// When the input's sizes do not fit the model.
     #[must_use]
     pub fn forward(&self, input: &Input) -> RawOutput {
-        let size = input.size;
+        self.forward_batch(&[(input, 0)]).pop().expect("one output for one input")
+    }
+
+    /// Evaluates the network on several positions of one board size at once, each seen
+    /// through its symmetry as in [`Model::forward_symmetric`]: the same outputs (up to the
+    /// order of floating-point sums), in the inputs' order, with one matrix product a layer
+    /// for all of them.
+    ///
+    /// # Panics
+    /// When an input's sizes do not fit the model, the inputs' board sizes differ, or a
+    /// symmetry exceeds 7.
+    #[must_use]
+    pub fn forward_batch(&self, inputs: &[(&Input, u8)]) -> Vec<RawOutput> {
+        let Some(&(first, _)) = inputs.first() else { return Vec::new() };
+        let (size, c) = (first.size, self.spatial_inputs);
         let s = size * size;
-        assert_eq!(input.spatial.len(), s * self.spatial_inputs, "spatial inputs");
-        assert_eq!(input.global.len(), self.global_inputs, "global inputs");
+        let batch = Batch { n: inputs.len(), size };
+        let mut spatial = Vec::with_capacity(batch.rows() * c);
+        let mut global = Vec::with_capacity(batch.n * self.global_inputs);
+        for &(input, symmetry) in inputs {
+            assert!(symmetry < 8, "symmetries are 0 to 7");
+            assert_eq!(input.size, size, "one board size in a batch");
+            assert_eq!(input.spatial.len(), s * c, "spatial inputs");
+            assert_eq!(input.global.len(), self.global_inputs, "global inputs");
+            let start = spatial.len();
+            spatial.resize(start + s * c, 0.0);
+            for pos in 0..s {
+                let to = symmetric(pos, size, symmetry);
+                spatial[start + to * c..][..c].copy_from_slice(&input.spatial[pos * c..][..c]);
+            }
+            global.extend_from_slice(&input.global);
+        }
+        let mut out = self.forward_rows(&spatial, &global, batch);
+        for (raw, &(_, symmetry)) in out.iter_mut().zip(inputs) {
+            if symmetry != 0 {
+                let back = |v: &[f32]| (0..s).map(|pos| v[symmetric(pos, size, symmetry)]).collect::<Vec<f32>>();
+                raw.policy = back(&raw.policy);
+                raw.policy_optimistic = back(&raw.policy_optimistic);
+                raw.ownership = back(&raw.ownership);
+            }
+        }
+        out
+    }
+
+    /// The forward pass of `batch`'s positions, their spatial inputs' rows one after the
+    /// other and their global inputs one row each.
+    fn forward_rows(&self, spatial: &[f32], global: &[f32], batch: Batch) -> Vec<RawOutput> {
+        let (s, n) = (batch.s(), batch.n);
         let t = &self.trunk;
         let c = t.channels;
-        let mut x = conv(&input.spatial, size, &t.initial_conv);
-        let g = matmul(&input.global, 1, &t.initial_matmul);
-        for row in x.chunks_exact_mut(c) {
-            row.iter_mut().zip(&g).for_each(|(a, b)| *a += b);
-        }
+        let mut x = conv(spatial, batch, &t.initial_conv);
+        let g = matmul(global, n, &t.initial_matmul, true);
+        add_bias_rows(&mut x, &g, c, batch);
         for b in &t.blocks {
-            block(&mut x, size, b);
+            block(&mut x, batch, b);
         }
         match &t.tip {
-            TrunkTip::Batch(n) => norm_act(&mut x, c, n, t.tip_act.kind),
+            TrunkTip::Batch(norm) => norm_act(&mut x, c, norm, t.tip_act.kind),
             TrunkTip::Rms(r) => {
-                if r.spatial {
-                    let mean_sq = x.iter().map(|v| v * v).sum::<f32>() / (c as f32 * s as f32 + r.epsilon);
-                    let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
-                    for row in x.chunks_exact_mut(c) {
-                        for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
-                            *v = *v * inv * g + b;
-                        }
-                    }
-                } else {
-                    for row in x.chunks_exact_mut(c) {
-                        let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / c as f32;
+                for position in x.chunks_exact_mut(s * c) {
+                    if r.spatial {
+                        let mean_sq = position.iter().map(|v| v * v).sum::<f32>() / (c as f32 * s as f32 + r.epsilon);
                         let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
-                        for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
-                            *v = *v * inv * g + b;
+                        for row in position.chunks_exact_mut(c) {
+                            for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
+                                *v = *v * inv * g + b;
+                            }
+                        }
+                    } else {
+                        for row in position.chunks_exact_mut(c) {
+                            let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / c as f32;
+                            let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
+                            for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
+                                *v = *v * inv * g + b;
+                            }
                         }
                     }
                 }
@@ -539,51 +609,64 @@ impl Model {
         }
         // Policy head.
         let p = &self.policy;
-        let mut p1 = conv(&x, size, &p.p1_conv);
-        let mut g1 = conv(&x, size, &p.g1_conv);
+        let mut p1 = conv(&x, batch, &p.p1_conv);
+        let mut g1 = conv(&x, batch, &p.g1_conv);
         norm_act(&mut g1, p.g1_norm.channels, &p.g1_norm, p.g1_act.kind);
-        let pooled = gpool(&g1, p.g1_norm.channels, s);
-        let bias = matmul(&pooled, 1, &p.gpool_to_bias);
-        for row in p1.chunks_exact_mut(p.p1_conv.outputs) {
-            row.iter_mut().zip(&bias).for_each(|(a, b)| *a += b);
-        }
+        let pooled = pooled_rows(&g1, p.g1_norm.channels, batch, gpool);
+        let bias = matmul(&pooled, n, &p.gpool_to_bias, true);
+        add_bias_rows(&mut p1, &bias, p.p1_conv.outputs, batch);
         norm_act(&mut p1, p.p1_norm.channels, &p.p1_norm, p.p1_act.kind);
-        let logits = conv(&p1, size, &p.p2_conv);
+        let logits = conv(&p1, batch, &p.p2_conv);
         let channels = p.p2_conv.outputs;
-        let policy: Vec<f32> = (0..s).map(|pos| logits[pos * channels]).collect();
-        let policy_optimistic: Vec<f32> = (0..s).map(|pos| logits[pos * channels + channels - 1]).collect();
-        let mut pass = matmul(&pooled, 1, &p.gpool_to_pass);
+        let mut pass = matmul(&pooled, n, &p.gpool_to_pass, true);
         if let Some((b, act, second)) = &p.pass_mlp {
-            pass.iter_mut().zip(&b.weights).for_each(|(a, b)| *a += b);
+            for row in pass.chunks_exact_mut(b.weights.len()) {
+                row.iter_mut().zip(&b.weights).for_each(|(a, b)| *a += b);
+            }
             activate(&mut pass, act.kind);
-            pass = matmul(&pass, 1, second);
+            pass = matmul(&pass, n, second, true);
         }
+        let pass_width = pass.len() / n;
         // Value head.
         let v = &self.value;
-        let mut v1 = conv(&x, size, &v.v1_conv);
+        let mut v1 = conv(&x, batch, &v.v1_conv);
         norm_act(&mut v1, v.v1_norm.channels, &v.v1_norm, v.v1_act.kind);
-        let pooled = value_pool(&v1, v.v1_norm.channels, s);
-        let mut h = matmul(&pooled, 1, &v.v2_mul);
-        h.iter_mut().zip(&v.v2_bias.weights).for_each(|(a, b)| *a += b);
+        let pooled = pooled_rows(&v1, v.v1_norm.channels, batch, value_pool);
+        let mut h = matmul(&pooled, n, &v.v2_mul, true);
+        for row in h.chunks_exact_mut(v.v2_bias.weights.len()) {
+            row.iter_mut().zip(&v.v2_bias.weights).for_each(|(a, b)| *a += b);
+        }
         activate(&mut h, v.v2_act.kind);
-        let mut value = matmul(&h, 1, &v.v3_mul);
-        value.iter_mut().zip(&v.v3_bias.weights).for_each(|(a, b)| *a += b);
-        let mut misc = matmul(&h, 1, &v.sv3_mul);
-        misc.iter_mut().zip(&v.sv3_bias.weights).for_each(|(a, b)| *a += b);
-        let ownership = conv(&v1, size, &v.ownership_conv);
-        let mut m6 = [0.0; 6];
-        for (i, m) in misc.iter().take(6).enumerate() {
-            m6[i] = *m;
+        let mut value = matmul(&h, n, &v.v3_mul, true);
+        for row in value.chunks_exact_mut(v.v3_bias.weights.len()) {
+            row.iter_mut().zip(&v.v3_bias.weights).for_each(|(a, b)| *a += b);
         }
-        RawOutput {
-            policy,
-            pass: pass[0],
-            policy_optimistic,
-            pass_optimistic: pass[pass.len() - 1],
-            value: [value[0], value[1], value[2]],
-            misc: m6,
-            ownership,
+        let mut misc = matmul(&h, n, &v.sv3_mul, true);
+        for row in misc.chunks_exact_mut(v.sv3_bias.weights.len()) {
+            row.iter_mut().zip(&v.sv3_bias.weights).for_each(|(a, b)| *a += b);
         }
+        let ownership = conv(&v1, batch, &v.ownership_conv);
+        let (value_width, misc_width, own_width) = (value.len() / n, misc.len() / n, ownership.len() / n);
+        (0..n)
+            .map(|i| {
+                let logits = &logits[i * s * channels..][..s * channels];
+                let pass = &pass[i * pass_width..][..pass_width];
+                let value = &value[i * value_width..][..value_width];
+                let mut m6 = [0.0; 6];
+                for (m, v) in m6.iter_mut().zip(&misc[i * misc_width..][..misc_width]) {
+                    *m = *v;
+                }
+                RawOutput {
+                    policy: (0..s).map(|pos| logits[pos * channels]).collect(),
+                    pass: pass[0],
+                    policy_optimistic: (0..s).map(|pos| logits[pos * channels + channels - 1]).collect(),
+                    pass_optimistic: pass[pass_width - 1],
+                    value: [value[0], value[1], value[2]],
+                    misc: m6,
+                    ownership: ownership[i * own_width..][..own_width].to_vec(),
+                }
+            })
+            .collect()
     }
 }
 

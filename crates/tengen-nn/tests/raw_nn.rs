@@ -87,6 +87,13 @@ fn check(name: &str) {
 }
 
 fn check_on(m: &Model, name: &str) {
+    let (game, symmetry) = fixture(name);
+    let input = input_features(&game).unwrap();
+    compare(m, name, &game, &m.forward_symmetric(&input, symmetry));
+}
+
+/// The game of a fixture and the symmetry it asks for.
+fn fixture(name: &str) -> (Game, u8) {
     let mut size = 19;
     let mut komi = 7.5;
     let mut moves: Vec<(Color, Move)> = Vec::new();
@@ -113,9 +120,13 @@ fn check_on(m: &Model, name: &str) {
     for (c, mv) in moves {
         game.play_as(c, mv).unwrap();
     }
+    (game, symmetry)
+}
+
+/// Compares `raw`, tengen's outputs for a fixture's game, with KataGo's.
+fn compare(m: &Model, name: &str, game: &Game, raw: &tengen_nn::RawOutput) {
+    let size = game.board().size();
     let s = size * size;
-    let input = input_features(&game).unwrap();
-    let raw = m.forward_symmetric(&input, symmetry);
     // kata-raw-nn mixes the optimistic policy in with weight 0.2, as KataGo's GTP engine does.
     let legal: Vec<bool> = (0..s)
         .map(|i| {
@@ -123,7 +134,7 @@ fn check_on(m: &Model, name: &str) {
             game.is_legal(Move::Play(p))
         })
         .collect();
-    let e = m.post_process(&raw, Some(&legal), 0.2);
+    let e = m.post_process(raw, Some(&legal), 0.2);
     let o = oracle(name);
     // The network speaks for the player to move; KataGo prints White's view.
     let white_to_move = game.to_move() == Color::White;
@@ -268,6 +279,48 @@ fn the_fixtures_notice_a_missing_feature() {
         let off = e.policy.iter().zip(&o.policy).map(|(a, b)| (a - b.max(0.0)).abs()).fold(0.0f32, f32::max);
         assert!(off > 1e-4, "{name}: clearing planes {planes:?} changed the policy by only {off}");
     }
+}
+
+/// Every fixture again, evaluated in batches of up to five positions of one board size with
+/// their own symmetries: each position's outputs are KataGo's, as alone.
+#[test]
+fn batches_evaluate_each_position_as_alone() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw-nn");
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    let mut by_size = std::collections::BTreeMap::<usize, Vec<(String, Game, u8)>>::new();
+    for name in names {
+        let (game, symmetry) = fixture(&name);
+        by_size.entry(game.board().size()).or_default().push((name, game, symmetry));
+    }
+    assert!(by_size.len() >= 3 && by_size.values().any(|v| v.len() > 5), "{:?}", by_size.keys());
+    let mut batches = 0;
+    for m in models() {
+        for fixtures in by_size.values() {
+            for chunk in fixtures.chunks(5) {
+                let inputs: Vec<_> = chunk.iter().map(|(_, g, sym)| (input_features(g).unwrap(), *sym)).collect();
+                let refs: Vec<_> = inputs.iter().map(|(i, sym)| (i, *sym)).collect();
+                let raws = m.forward_batch(&refs);
+                assert_eq!(raws.len(), chunk.len());
+                for ((name, game, _), raw) in chunk.iter().zip(&raws) {
+                    compare(m, name, game, raw);
+                }
+                batches += 1;
+            }
+        }
+        assert!(m.forward_batch(&[]).is_empty());
+    }
+    assert!(batches >= 3 * models().len(), "{batches}");
+}
+
+#[test]
+#[should_panic(expected = "one board size in a batch")]
+fn a_batch_holds_one_board_size() {
+    let m = &models()[0];
+    let nine = input_features(&Game::new(9, Rules::chinese()).unwrap()).unwrap();
+    let thirteen = input_features(&Game::new(13, Rules::chinese()).unwrap()).unwrap();
+    let _ = m.forward_batch(&[(&nine, 0), (&thirteen, 0)]);
 }
 
 #[test]

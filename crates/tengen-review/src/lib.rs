@@ -73,12 +73,16 @@ impl Searcher {
     /// The quick pass: every position evaluated once by the network (its threads sharing the
     /// positions), in order; `None` for the playout search, which has no such pass.
     fn glance_all(&self, positions: &[Game]) -> Option<Vec<Glance>> {
-        let Searcher::Network { model, threads, .. } = self else { return None };
+        let Searcher::Network { model, threads, main, .. } = self else { return None };
         let chunk = positions.len().div_ceil(*threads).max(1);
+        // Each thread's positions in forward passes of the search's batch.
+        let batch = main.params().network.batch_for(positions.first()?.board().size()).max(1);
         let glances = std::thread::scope(|scope| {
             let parts: Vec<_> = positions
                 .chunks(chunk)
-                .map(|part| scope.spawn(move || part.iter().map(|g| glance(model, g)).collect::<Vec<_>>()))
+                .map(|part| {
+                    scope.spawn(move || part.chunks(batch).flat_map(|games| glance(model, games)).collect::<Vec<_>>())
+                })
                 .collect();
             parts.into_iter().flat_map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
         });
@@ -117,14 +121,23 @@ struct Glance {
     best: Move,
 }
 
-/// One evaluation of `game` (for its player to move), turned to Black's view.
-fn glance(model: &tengen_nn::CachedModel, game: &Game) -> Glance {
-    let Ok(e) = tengen_engine::evaluate_once(model, game, 0) else {
-        return Glance { win_black: 0.5, lead_black: 0.0, best: Move::Pass };
+/// One evaluation of each game (for its player to move, in one forward pass), turned to
+/// Black's view.
+fn glance(model: &tengen_nn::CachedModel, games: &[Game]) -> Vec<Glance> {
+    let batch: Vec<(&Game, u8)> = games.iter().map(|g| (g, 0)).collect();
+    let Ok(evals) = tengen_engine::evaluate_games(model, &batch) else {
+        return vec![Glance { win_black: 0.5, lead_black: 0.0, best: Move::Pass }; games.len()];
     };
-    let best = e.moves.first().map_or(Move::Pass, |m| m.0);
-    let (win_black, lead_black) = if game.to_move() == Color::Black { (e.win, e.lead) } else { (1.0 - e.win, -e.lead) };
-    Glance { win_black, lead_black, best }
+    games
+        .iter()
+        .zip(evals)
+        .map(|(game, e)| {
+            let best = e.moves.first().map_or(Move::Pass, |m| m.0);
+            let (win_black, lead_black) =
+                if game.to_move() == Color::Black { (e.win, e.lead) } else { (1.0 - e.win, -e.lead) };
+            Glance { win_black, lead_black, best }
+        })
+        .collect()
 }
 
 /// Why a review could not be made.

@@ -62,6 +62,10 @@ pub struct NnArgs {
     /// Threads, each evaluating on its own.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Positions a forward pass evaluates together, and the search's leaves gathered for one
+    /// (0: the search's own choice for the board and the threads).
+    #[arg(long, default_value_t = 1)]
+    batch: usize,
     /// Print where the time of one thread's evaluations goes, by kind of layer (time,
     /// share, GFLOP/s achieved), and measure nothing else.
     #[arg(long)]
@@ -230,17 +234,20 @@ fn progress(duration: Duration) -> ProgressBar {
 
 /// `tengen bench nn`: forward passes on the empty board for the given time.
 /// `tengen bench nn --profile`: one thread's evaluations for `duration`, by kind of layer.
-fn nn_profile(model: &tengen_nn::Model, input: &tengen_nn::Input, duration: Duration) -> Result<()> {
-    std::hint::black_box(model.forward(input));
+fn nn_profile(model: &tengen_nn::Model, input: &tengen_nn::Input, duration: Duration, batch: usize) -> Result<()> {
+    let batch: Vec<(&tengen_nn::Input, u8)> = (0..batch).map(|i| (input, (i % 8) as u8)).collect();
+    std::hint::black_box(model.forward_batch(&batch));
     let started = Instant::now();
-    let (n, layers) = tengen_nn::profile(|| {
-        let mut n = 0u32;
-        while started.elapsed() < duration || n == 0 {
-            std::hint::black_box(model.forward(input));
-            n += 1;
+    let (passes, layers) = tengen_nn::profile(|| {
+        let mut passes = 0u32;
+        while started.elapsed() < duration || passes == 0 {
+            std::hint::black_box(model.forward_batch(&batch));
+            passes += 1;
         }
-        n
+        passes
     });
+    // Times and flops per evaluated position; calls per forward pass.
+    let n = passes * batch.len() as u32;
     let total = started.elapsed().as_secs_f64();
     let ms = |secs: f64| secs * 1e3 / f64::from(n);
     println!("{:<40} {:>7} {:>10} {:>6} {:>8}", "layer", "calls", "ms/eval", "share", "GFLOP/s");
@@ -252,7 +259,7 @@ fn nn_profile(model: &tengen_nn::Model, input: &tengen_nn::Input, duration: Dura
         println!(
             "{:<40} {:>7} {:>10.2} {:>5.1}% {:>8}",
             l.kind,
-            l.calls / u64::from(n),
+            l.calls / u64::from(passes),
             ms(secs),
             100.0 * secs / total,
             rate
@@ -267,9 +274,10 @@ fn nn_profile(model: &tengen_nn::Model, input: &tengen_nn::Input, duration: Dura
         100.0 * (total - counted) / total
     );
     println!(
-        "nn-profile size={} evaluations={n} ms_per_evaluation={:.2} gflop_per_evaluation={:.2} gflops={:.1} model={} \
+        "nn-profile size={} batch={} evaluations={n} ms_per_evaluation={:.2} gflop_per_evaluation={:.2} gflops={:.1} model={} \
          kernel={}",
         input.size,
+        batch.len(),
         ms(total),
         flops / 1e9,
         flops * f64::from(n) / total / 1e9,
@@ -293,9 +301,14 @@ fn nn(args: &NnArgs) -> Result<()> {
     if !(1..=256).contains(&threads) {
         bail!("--threads must be 1 to 256, not {threads}");
     }
-    if args.profile {
-        return nn_profile(&model, &input, duration);
+    if args.batch > 256 {
+        bail!("--batch must be 0 to 256, not {}", args.batch);
     }
+    if args.profile {
+        return nn_profile(&model, &input, duration, args.batch.max(1));
+    }
+    // The empty board through each of the eight symmetries in turn.
+    let batch: Vec<(&tengen_nn::Input, u8)> = (0..args.batch.max(1)).map(|i| (&input, (i % 8) as u8)).collect();
     let started = Instant::now();
     let n: u64 = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -303,8 +316,8 @@ fn nn(args: &NnArgs) -> Result<()> {
                 scope.spawn(|| {
                     let mut n = 0u64;
                     while started.elapsed() < duration || n == 0 {
-                        std::hint::black_box(model.forward(&input));
-                        n += 1;
+                        std::hint::black_box(model.forward_batch(&batch));
+                        n += batch.len() as u64;
                     }
                     n
                 })
@@ -322,12 +335,17 @@ fn nn(args: &NnArgs) -> Result<()> {
         threads,
         ..tengen_engine::SearchParams::network()
     };
+    let params = tengen_engine::SearchParams {
+        network: tengen_engine::NetworkParams { batch: args.batch, ..params.network },
+        ..params
+    };
     let search_started = Instant::now();
     let visits = tengen_engine::NetSearch::new(network, params).search(&game, None).playouts;
     let search_secs = search_started.elapsed().as_secs_f64();
     println!(
-        "nn size={size} threads={threads} seconds={secs:.1} evaluations={n} per_second={:.2} visits={visits} \
-         visits_per_second={:.2} model={name} kernel={kernel}",
+        "nn size={size} threads={threads} batch={} seconds={secs:.1} evaluations={n} per_second={:.2} \
+         visits={visits} visits_per_second={:.2} model={name} kernel={kernel}",
+        args.batch,
         n as f64 / secs,
         f64::from(visits) / search_secs,
     );
