@@ -63,7 +63,7 @@ pub struct NnArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Positions a forward pass evaluates together, and the search's leaves gathered for one
-    /// (0: the search's own choice for the board and the threads).
+    /// (0: the search's default for the board size).
     #[arg(long, default_value_t = 1)]
     batch: usize,
     /// Print where the time of one thread's evaluations goes, by kind of layer (time,
@@ -308,7 +308,10 @@ fn nn(args: &NnArgs) -> Result<()> {
         return nn_profile(&model, &input, duration, args.batch.max(1));
     }
     // The empty board through each of the eight symmetries in turn.
-    let batch: Vec<(&tengen_nn::Input, u8)> = (0..args.batch.max(1)).map(|i| (&input, (i % 8) as u8)).collect();
+    let size_batch =
+        tengen_engine::NetworkParams { batch: args.batch, ..tengen_engine::SearchParams::network().network }
+            .batch_for(size);
+    let batch: Vec<(&tengen_nn::Input, u8)> = (0..size_batch).map(|i| (&input, (i % 8) as u8)).collect();
     let started = Instant::now();
     let n: u64 = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -345,7 +348,7 @@ fn nn(args: &NnArgs) -> Result<()> {
     println!(
         "nn size={size} threads={threads} batch={} seconds={secs:.1} evaluations={n} per_second={:.2} \
          visits={visits} visits_per_second={:.2} model={name} kernel={kernel}",
-        args.batch,
+        batch.len(),
         n as f64 / secs,
         f64::from(visits) / search_secs,
     );

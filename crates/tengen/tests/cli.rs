@@ -556,11 +556,21 @@ fn bench_nn_prints_one_line() {
         tengen(&["bench", "nn", "--model", model, "--size", "5", "--seconds", "0.3", "--threads", "2"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().count(), 1, "{out}");
-    assert!(out.starts_with("nn size=5 threads=2 seconds="), "{out}");
+    assert!(out.starts_with("nn size=5 threads=2 batch=1 seconds="), "{out}");
     let n: u64 = out.split("evaluations=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(n >= 2 && out.contains(" model=b10c384h6nbttflrs kernel="), "{out}");
     let visits: u64 = out.split(" visits=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(visits >= 2 && out.contains(" visits_per_second="), "{out}");
+    // Three positions a forward pass: evaluations come in threes.
+    let (code, out, err) =
+        tengen(&["bench", "nn", "--model", model, "--size", "5", "--seconds", "0.3", "--batch", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("nn size=5 threads=1 batch=3 seconds="), "{out}");
+    let n: u64 = out.split("evaluations=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(n >= 3 && n.is_multiple_of(3), "{out}");
+    let (code, _, err) = tengen(&["bench", "nn", "--model", model, "--batch", "257"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--batch must be 0 to 256, not 257"), "{err}");
     let (code, _, err) = tengen(&["bench", "nn", "--model", "/nonexistent.bin.gz"]);
     assert_ne!(code, 0);
     assert!(err.contains("cannot load /nonexistent.bin.gz"), "{err}");
@@ -587,7 +597,7 @@ fn bench_nn_names_its_kernel_and_profiles() {
     let (code, out, err) = run("", &["--profile"]);
     assert_eq!(code, Some(0), "{err}");
     let best = tengen_nn::Kernel::best();
-    assert!(out.lines().last().unwrap().starts_with("nn-profile size=5 evaluations="), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("nn-profile size=5 batch=1 evaluations="), "{out}");
     assert!(out.trim_end().ends_with(&format!("kernel={best}")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("attention softmax")), "{out}");
     let (code, out, err) = run("avx9", &[]);
