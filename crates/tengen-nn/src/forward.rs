@@ -7,6 +7,7 @@
 use crate::kernel::{Packed, gemm_packed};
 use crate::model::*;
 use crate::profile::timed;
+use crate::scratch::{copy, give, zeros};
 
 /// The network's inputs for one position.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +119,7 @@ fn matmul(x: &[f32], rows: usize, m: &MatMul, pooled: bool) -> Vec<f32> {
         || format!("matmul {}x{}>{}", if pooled { "1" } else { "board" }, m.inputs, m.outputs),
         flops,
         || {
-            let mut out = vec![0.0; rows * m.outputs];
+            let mut out = zeros(rows * m.outputs);
             match &m.packed {
                 Some(p) => gemm_packed(x, m.inputs, rows, p, &mut out, m.outputs, 1.0),
                 None => gemm(x, rows, m.inputs, &m.weights, m.outputs, &mut out),
@@ -165,7 +166,7 @@ fn conv(x: &[f32], b: Batch, c: &Conv) -> Vec<f32> {
 fn conv_untimed(x: &[f32], b: Batch, c: &Conv) -> Vec<f32> {
     let (s, size) = (b.rows(), b.size);
     if c.ky == 1 && c.kx == 1 {
-        let mut out = vec![0.0; s * c.outputs];
+        let mut out = zeros(s * c.outputs);
         match &c.packed {
             Some(p) => gemm_packed(x, c.inputs, s, p, &mut out, c.outputs, 1.0),
             None => gemm(x, s, c.inputs, &c.weights, c.outputs, &mut out),
@@ -173,7 +174,7 @@ fn conv_untimed(x: &[f32], b: Batch, c: &Conv) -> Vec<f32> {
         return out;
     }
     let k = c.ky * c.kx * c.inputs;
-    let mut cols = vec![0.0; s * k];
+    let mut cols = zeros(s * k);
     let (ry, rx) = (c.ky / 2, c.kx / 2);
     for (y, x0, base) in (0..b.n).flat_map(|i| (0..size * size).map(move |p| (p / size, p % size, i * size * size))) {
         {
@@ -193,11 +194,12 @@ fn conv_untimed(x: &[f32], b: Batch, c: &Conv) -> Vec<f32> {
             }
         }
     }
-    let mut out = vec![0.0; s * c.outputs];
+    let mut out = zeros(s * c.outputs);
     match &c.packed {
         Some(p) => gemm_packed(&cols, k, s, p, &mut out, c.outputs, 1.0),
         None => gemm(&cols, s, k, &c.weights, c.outputs, &mut out),
     }
+    give(cols);
     out
 }
 
@@ -207,7 +209,7 @@ fn rms_norm(x: &[f32], channels: usize, n: &RmsNorm) -> Vec<f32> {
 }
 
 fn rms_norm_untimed(x: &[f32], channels: usize, n: &RmsNorm) -> Vec<f32> {
-    let mut out = x.to_vec();
+    let mut out = copy(x);
     for row in out.chunks_exact_mut(channels) {
         let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / channels as f32;
         let inv = 1.0 / (mean_sq + n.epsilon).sqrt();
@@ -268,7 +270,8 @@ fn attention(x: &mut [f32], b: Batch, a: &Attention) {
         },
     );
     let scale = 1.0 / (d as f32).sqrt();
-    let mut out = vec![0.0f32; rows * hq * dv];
+    give(xn);
+    let mut out = zeros(rows * hq * dv);
     // Each position attends to its own points only.
     for (i, out) in out.chunks_exact_mut(s * hq * dv).enumerate() {
         let (q, k, v) = (
@@ -282,10 +285,15 @@ fn attention(x: &mut [f32], b: Batch, a: &Attention) {
             attention_heads(q, k, v, s, (hq, hk, d, dv), scale, out);
         }
     }
+    give(q);
+    give(k);
+    give(v);
     let proj = matmul(&out, rows, &a.out, false);
-    for (xv, p) in x.iter_mut().zip(proj) {
+    give(out);
+    for (xv, p) in x.iter_mut().zip(&proj) {
         *xv += p;
     }
+    give(proj);
 }
 
 /// A softmax over each row of `s` columns, on `kernel`'s vector registers where the CPU has them.
@@ -360,7 +368,7 @@ fn attention_heads_packed(
 ) {
     let (hq, hk, d, dv) = dims;
     let rep = hq / hk;
-    let mut scores = vec![0.0f32; s * s];
+    let mut scores = zeros(s * s);
     for kh in 0..hk {
         let kt = Packed::new(kernel, &k[kh * d..], d, s, 1, hk * d);
         let vh = Packed::new(kernel, &v[kh * dv..], s, dv, hk * dv, 1);
@@ -374,6 +382,7 @@ fn attention_heads_packed(
             });
         }
     }
+    give(scores);
 }
 
 fn ffn(x: &mut [f32], b: Batch, f: &Ffn) {
@@ -384,22 +393,28 @@ fn ffn(x: &mut [f32], b: Batch, f: &Ffn) {
         Some(g) => {
             activate(&mut h, Activation::Silu);
             let gate = matmul(&xn, s, g, false);
-            for (a, b) in h.iter_mut().zip(gate) {
+            for (a, b) in h.iter_mut().zip(&gate) {
                 *a *= b;
             }
+            give(gate);
         }
         None => activate(&mut h, Activation::Relu),
     }
+    give(xn);
     let out = matmul(&h, s, &f.linear2, false);
-    for (xv, o) in x.iter_mut().zip(out) {
+    give(h);
+    for (xv, o) in x.iter_mut().zip(&out) {
         *xv += o;
     }
+    give(out);
 }
 
 fn nac(x: &[f32], b: Batch, n: &NormActConv) -> Vec<f32> {
-    let mut h = x.to_vec();
+    let mut h = copy(x);
     norm_act(&mut h, n.norm.channels, &n.norm, n.act.kind);
-    conv(&h, b, &n.conv)
+    let out = conv(&h, b, &n.conv);
+    give(h);
+    out
 }
 
 /// `pool` of each position of the batch, one row each.
@@ -455,7 +470,9 @@ fn block(x: &mut [f32], size: Batch, b: &Block) {
         Block::Ordinary { first, second, .. } => {
             let h = nac(x, size, first);
             let r = nac(&h, size, second);
-            x.iter_mut().zip(r).for_each(|(a, b)| *a += b);
+            give(h);
+            x.iter_mut().zip(&r).for_each(|(a, b)| *a += b);
+            give(r);
         }
         Block::GlobalPooling {
             pre_norm,
@@ -468,16 +485,21 @@ fn block(x: &mut [f32], size: Batch, b: &Block) {
             second,
             ..
         } => {
-            let mut h = x.to_vec();
+            let mut h = copy(x);
             norm_act(&mut h, pre_norm.channels, pre_norm, pre_act.kind);
             let mut r = conv(&h, size, regular);
             let mut g = conv(&h, size, gconv);
+            give(h);
             norm_act(&mut g, gpool_norm.channels, gpool_norm, gpool_act.kind);
             let pooled = pooled_rows(&g, gpool_norm.channels, size, gpool);
+            give(g);
             let bias = matmul(&pooled, size.n, gpool_to_bias, true);
             add_bias_rows(&mut r, &bias, regular.outputs, size);
+            give(bias);
             let out = nac(&r, size, second);
-            x.iter_mut().zip(out).for_each(|(a, b)| *a += b);
+            give(r);
+            x.iter_mut().zip(&out).for_each(|(a, b)| *a += b);
+            give(out);
         }
         Block::NestedBottleneck { pre, blocks, post, .. } => {
             let mut h = nac(x, size, pre);
@@ -485,7 +507,9 @@ fn block(x: &mut [f32], size: Batch, b: &Block) {
                 block(&mut h, size, inner);
             }
             let out = nac(&h, size, post);
-            x.iter_mut().zip(out).for_each(|(a, b)| *a += b);
+            give(h);
+            x.iter_mut().zip(&out).for_each(|(a, b)| *a += b);
+            give(out);
         }
         Block::Attention(a) => attention(x, size, a),
         Block::Ffn(f) => ffn(x, size, f),
@@ -579,6 +603,7 @@ impl Model {
         let mut x = conv(spatial, batch, &t.initial_conv);
         let g = matmul(global, n, &t.initial_matmul, true);
         add_bias_rows(&mut x, &g, c, batch);
+        give(g);
         for b in &t.blocks {
             block(&mut x, batch, b);
         }
@@ -646,8 +671,12 @@ impl Model {
             row.iter_mut().zip(&v.sv3_bias.weights).for_each(|(a, b)| *a += b);
         }
         let ownership = conv(&v1, batch, &v.ownership_conv);
+        give(x);
+        give(p1);
+        give(g1);
+        give(v1);
         let (value_width, misc_width, own_width) = (value.len() / n, misc.len() / n, ownership.len() / n);
-        (0..n)
+        let outputs = (0..n)
             .map(|i| {
                 let logits = &logits[i * s * channels..][..s * channels];
                 let pass = &pass[i * pass_width..][..pass_width];
@@ -666,7 +695,10 @@ impl Model {
                     ownership: ownership[i * own_width..][..own_width].to_vec(),
                 }
             })
-            .collect()
+            .collect::<Vec<RawOutput>>();
+        give(logits);
+        give(ownership);
+        outputs
     }
 }
 

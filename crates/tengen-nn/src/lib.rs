@@ -22,6 +22,7 @@ mod kernel;
 mod load;
 mod model;
 mod profile;
+mod scratch;
 
 pub use cache::CachedModel;
 pub use features::{GLOBAL, SPATIAL, input_features, katago_index};
