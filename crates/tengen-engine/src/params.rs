@@ -204,11 +204,12 @@ impl NetworkParams {
     }
 }
 
-/// The batch a board size gets by default: two positions from 17×17 up, where a forward pass
-/// of two did 18% more evaluations a second than one at a time (two threads, AVX-512); on
-/// smaller boards batches measured no faster in the search.
+/// The batch a board size gets by default. Two threads on AVX-512 (docs/measurements.md): a
+/// batch of two made the search 4–5% faster on 9×9 and 13×13 and under 1% on 19×19, where one
+/// position fills the matrix products already and a wider search under virtual loss would
+/// buy nothing.
 fn auto_batch(size: usize) -> usize {
-    if size >= 17 { 2 } else { 1 }
+    if size <= 13 { 2 } else { 1 }
 }
 
 impl SearchParams {

@@ -25,8 +25,9 @@ fn model() -> Arc<CachedModel> {
         .clone()
 }
 
+/// A search of `visits`, one leaf at a time (the batches have their own tests).
 fn search(visits: u32) -> NetSearch {
-    NetSearch::new(model(), SearchParams { playouts: Limit::Simulations(visits), ..SearchParams::network() })
+    batched(visits, 1, 1)
 }
 
 fn at(s: &str) -> Point {
@@ -117,10 +118,7 @@ fn kept_visits_count_toward_the_limit_when_asked() {
 #[test]
 fn threads_share_one_tree() {
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let mut net = NetSearch::new(
-        model(),
-        SearchParams { playouts: Limit::Simulations(30), threads: 2, ..SearchParams::network() },
-    );
+    let mut net = batched(30, 1, 2);
     let a = net.search(&game, None);
     assert_eq!(a.playouts, 30);
     // The root's first visit, or two when both threads reached it before it had children.
@@ -167,7 +165,7 @@ fn leaves_gathered_in_a_batch_spread_under_virtual_loss() {
 fn the_batch_follows_the_board_unless_set() {
     let auto = SearchParams::network().network;
     assert_eq!(auto.batch, 0);
-    assert!(auto.batch_for(19) >= auto.batch_for(9) && auto.batch_for(9) >= 1);
+    assert!(auto.batch_for(9) >= auto.batch_for(19) && auto.batch_for(19) >= 1);
     assert_eq!(NetworkParams { batch: 3, ..auto }.batch_for(19), 3);
 }
 

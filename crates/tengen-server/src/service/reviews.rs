@@ -352,7 +352,10 @@ impl Worker {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let search_stop = Arc::clone(&stop);
-        let search = tokio::task::spawn_blocking(move || {
+        // A thread of its own, at the lowest priority (the threads it starts inherit it): live
+        // games' requests and the computer's moves come first.
+        let spawned = std::thread::Builder::new().name("review".into()).stack_size(16 << 20).spawn(move || {
+            yield_to_live_games();
             let progress_tx = tx.clone();
             let outcome = tengen_review::review(&game, &mut searcher, strength, &file, &info, &mut |p| {
                 let step = match p {
@@ -365,6 +368,9 @@ impl Worker {
             });
             let _ = tx.send(Step::Finished(outcome));
         });
+        if let Err(e) = spawned {
+            return Err(format!("cannot start the review's thread: {e}"));
+        }
         // The moves shown: the quick pass's, each replaced when judged.
         let (mut judged, mut shown, mut progress): (usize, Vec<tengen_review::MoveReview>, f64) = (0, Vec::new(), 0.0);
         let mut renew = tokio::time::interval(RENEW_EVERY);
@@ -403,11 +409,43 @@ impl Worker {
                 }
             }
         };
-        let _ = search.await;
         match outcome {
             Ok(review) => Ok(Some(review)),
             Err(ReviewError::Stopped) => Ok(None),
             Err(e) => Err(e.to_string()),
         }
+    }
+}
+
+/// Lowers the calling thread's scheduling priority to the lowest there is (Linux's nice 19, a
+/// per-thread value that the threads it starts inherit): the review takes the CPU that live
+/// games leave. False where the system refused or has no such setting.
+pub(crate) fn yield_to_live_games() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        rustix::process::setpriority_process(None, 19).is_ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use rustix::process::getpriority_process;
+
+    #[test]
+    fn a_review_thread_and_its_threads_run_at_the_lowest_priority_alone() {
+        let before = getpriority_process(None).unwrap();
+        let (own, started) = std::thread::spawn(|| {
+            assert!(super::yield_to_live_games());
+            let started = std::thread::spawn(|| getpriority_process(None).unwrap()).join().unwrap();
+            (getpriority_process(None).unwrap(), started)
+        })
+        .join()
+        .unwrap();
+        assert_eq!((own, started), (19, 19));
+        assert_eq!(getpriority_process(None).unwrap(), before, "the calling thread keeps its own");
     }
 }
