@@ -280,7 +280,7 @@ fn attention(x: &mut [f32], b: Batch, a: &Attention) {
             &v[i * s * hk * dv..][..s * hk * dv],
         );
         if let Some(p) = &a.q.packed {
-            attention_heads_packed(p.kernel(), q, k, v, s, (hq, hk, d, dv), scale, out);
+            attention_heads_packed(p.kernel().for_f32(), q, k, v, s, (hq, hk, d, dv), scale, out);
         } else {
             attention_heads(q, k, v, s, (hq, hk, d, dv), scale, out);
         }

@@ -14,6 +14,10 @@ pub enum Kernel {
     Avx2,
     /// The AVX-512F kernel of this module.
     Avx512,
+    /// The AVX-512 kernel with the weights and the products' left-hand rows in bfloat16
+    /// (AVX512_BF16's `vdpbf16ps`: pairs of bf16 products summed into `f32`), the attention's
+    /// own products in `f32`: reduced precision, only when asked for.
+    Avx512Bf16,
 }
 
 impl fmt::Display for Kernel {
@@ -22,6 +26,7 @@ impl fmt::Display for Kernel {
             Kernel::Generic => "generic",
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
+            Kernel::Avx512Bf16 => "avx512bf16",
         })
     }
 }
@@ -33,7 +38,8 @@ impl std::str::FromStr for Kernel {
             "generic" => Ok(Kernel::Generic),
             "avx2" => Ok(Kernel::Avx2),
             "avx512" => Ok(Kernel::Avx512),
-            other => Err(format!("unknown kernel {other:?}: generic, avx2 or avx512")),
+            "avx512bf16" => Ok(Kernel::Avx512Bf16),
+            other => Err(format!("unknown kernel {other:?}: generic, avx2, avx512 or avx512bf16")),
         }
     }
 }
@@ -46,11 +52,19 @@ impl Kernel {
             Kernel::Generic => true,
             Kernel::Avx2 => avx2_detected(),
             Kernel::Avx512 => avx512_detected(),
+            Kernel::Avx512Bf16 => avx512_detected() && bf16_detected(),
         }
     }
 
-    /// The kernel models load with: `TENGEN_NN_KERNEL` (`generic`, `avx2` or `avx512`) where set,
-    /// else the fastest this CPU has.
+    /// The kernel of the products computed at run time (the attention's): this one, but
+    /// [`Kernel::Avx512`] for [`Kernel::Avx512Bf16`].
+    #[must_use]
+    pub fn for_f32(self) -> Kernel {
+        if self == Kernel::Avx512Bf16 { Kernel::Avx512 } else { self }
+    }
+
+    /// The kernel models load with: `TENGEN_NN_KERNEL` (`generic`, `avx2`, `avx512` or
+    /// `avx512bf16`) where set, else the fastest `f32` kernel this CPU has.
     ///
     /// # Errors
     /// When `TENGEN_NN_KERNEL` names an unknown kernel or one this CPU lacks.
@@ -87,6 +101,27 @@ fn avx512_detected() -> bool {
     false
 }
 
+#[cfg(target_arch = "x86_64")]
+fn bf16_detected() -> bool {
+    std::is_x86_feature_detected!("avx512bf16")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn bf16_detected() -> bool {
+    false
+}
+
+/// `x` rounded to bfloat16 (to nearest, ties to even), its 16 bits.
+fn bf16(x: f32) -> u32 {
+    let b = x.to_bits();
+    if x.is_nan() { (b >> 16) | 0x40 } else { b.wrapping_add(0x7fff + ((b >> 16) & 1)) >> 16 }
+}
+
+/// Two values as a pair of bfloat16 (`lo` in the low half), stored in an `f32`'s bits.
+fn bf16_pair(lo: f32, hi: f32) -> f32 {
+    f32::from_bits(bf16(lo) | (bf16(hi) << 16))
+}
+
 /// Columns of a panel: two 512-bit registers.
 const NR: usize = 32;
 /// Rows of the register block.
@@ -119,6 +154,21 @@ impl Packed {
     #[must_use]
     pub(crate) fn new(kernel: Kernel, b: &[f32], k: usize, n: usize, rs: usize, cs: usize) -> Packed {
         let panels = n.div_ceil(NR);
+        if kernel == Kernel::Avx512Bf16 {
+            // Each panel: ⌈k/2⌉ rows of 32 pairs (rows 2i and 2i + 1 of a column; a zero after
+            // an odd k's last row).
+            let k2 = k.div_ceil(2);
+            let mut data = vec![0.0f32; panels * k2 * NR];
+            let at = |r: usize, c: usize| if r < k { b[r * rs + c * cs] } else { 0.0 };
+            for p in 0..panels {
+                for kk in 0..k2 {
+                    for c in 0..NR.min(n - p * NR) {
+                        data[(p * k2 + kk) * NR + c] = bf16_pair(at(2 * kk, p * NR + c), at(2 * kk + 1, p * NR + c));
+                    }
+                }
+            }
+            return Packed { kernel, k, n, data };
+        }
         let mut data = vec![0.0f32; panels * k * NR];
         for p in 0..panels {
             let cols = NR.min(n - p * NR);
@@ -167,6 +217,19 @@ pub(crate) fn gemm_packed(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut 
     unsafe {
         match kernel {
             Kernel::Avx512 => avx512::gemm(a, a_rs, m, b, c, c_rs, alpha),
+            Kernel::Avx512Bf16 => {
+                // The rows of `a` as pairs of bf16, once for every panel.
+                let k2 = k.div_ceil(2);
+                let mut pairs = crate::scratch::zeros(m * k2);
+                for (i, row) in pairs.chunks_exact_mut(k2).enumerate() {
+                    let a = &a[i * a_rs..][..k];
+                    for (kk, v) in row.iter_mut().enumerate() {
+                        *v = bf16_pair(a[2 * kk], a.get(2 * kk + 1).copied().unwrap_or(0.0));
+                    }
+                }
+                avx512::gemm_bf16(&pairs, m, b, c, c_rs, alpha);
+                crate::scratch::give(pairs);
+            }
             Kernel::Avx2 => avx2::gemm(a, a_rs, m, b, c, c_rs, alpha),
             Kernel::Generic => {}
         }
@@ -192,7 +255,7 @@ pub(crate) fn avx2_detected() -> bool {
 /// When the CPU lacks `kernel`.
 pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool {
     #[cfg(target_arch = "x86_64")]
-    match kernel {
+    match kernel.for_f32() {
         Kernel::Avx512 => {
             assert!(avx512_detected(), "the AVX-512 kernel on a CPU without AVX-512F");
             for row in scores.chunks_exact_mut(s) {
@@ -211,7 +274,7 @@ pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool
             }
             return true;
         }
-        Kernel::Generic => {}
+        Kernel::Generic | Kernel::Avx512Bf16 => {}
     }
     let _ = (scores, s, kernel);
     false
@@ -438,6 +501,98 @@ mod avx512 {
         }
     }
 
+    /// `c = alpha · a · b` with `a` as pairs of bf16 (`m` rows of ⌈k/2⌉, from
+    /// `gemm_packed`) and `b` packed for [`super::Kernel::Avx512Bf16`].
+    ///
+    /// # Safety
+    /// AVX-512F and AVX512_BF16 present, `pairs` `m` rows of ⌈k/2⌉ and `c` long enough (see
+    /// `gemm_packed`).
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    pub(super) unsafe fn gemm_bf16(pairs: &[f32], m: usize, b: &Packed, c: &mut [f32], c_rs: usize, alpha: f32) {
+        let (k2, n) = (b.k.div_ceil(2), b.n);
+        let panels = n.div_ceil(NR);
+        assert!(pairs.len() >= m * k2 && b.data.len() >= panels * k2 * NR, "bf16 operands too short");
+        let mut i = 0;
+        while i < m {
+            let rows = MR.min(m - i);
+            for p in 0..panels {
+                let cols = NR.min(n - p * NR);
+                // Safety: `rows` rows of ⌈k/2⌉ pairs from `ap` and the panel's ⌈k/2⌉·NR pairs
+                // from `bp` are inside `pairs` and `b.data` (asserted above); `c` has `rows`
+                // rows of `cols` columns from `cp` (the caller checked its length).
+                unsafe {
+                    let bp = b.data.as_ptr().add(p * k2 * NR);
+                    let ap = pairs.as_ptr().add(i * k2);
+                    let cp = c.as_mut_ptr().add(i * c_rs + p * NR);
+                    match rows {
+                        12 => block_bf16::<12>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        11 => block_bf16::<11>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        10 => block_bf16::<10>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        9 => block_bf16::<9>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        8 => block_bf16::<8>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        7 => block_bf16::<7>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        6 => block_bf16::<6>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        5 => block_bf16::<5>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        4 => block_bf16::<4>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        3 => block_bf16::<3>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        2 => block_bf16::<2>(ap, bp, k2, cp, c_rs, cols, alpha),
+                        _ => block_bf16::<1>(ap, bp, k2, cp, c_rs, cols, alpha),
+                    }
+                }
+            }
+            i += rows;
+        }
+    }
+
+    /// `R` rows of bf16 pairs times one panel of pairs: `R × 32` `f32` accumulators, `k2` steps
+    /// of two loads of the panel, `R` broadcasts of a pair and `2R` `vdpbf16ps`.
+    ///
+    /// # Safety
+    /// AVX-512F and AVX512_BF16 present; `a` readable for `R` rows of `k2` pairs (rows `k2`
+    /// apart), `b` for `k2 · 32` pairs, `c` writable for `R` rows of `cols ≤ 32`.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    #[inline]
+    unsafe fn block_bf16<const R: usize>(
+        a: *const f32,
+        b: *const f32,
+        k2: usize,
+        c: *mut f32,
+        c_rs: usize,
+        cols: usize,
+        alpha: f32,
+    ) {
+        // Safety: the reads and writes stay within the extents the caller guarantees; a
+        // 512-bit vector of 32-bit lanes and one of 32 bf16 have the same size and bits
+        // (`transmute`).
+        unsafe {
+            let mut lo = [_mm512_setzero_ps(); R];
+            let mut hi = [_mm512_setzero_ps(); R];
+            for kk in 0..k2 {
+                let b0: __m512bh = std::mem::transmute(_mm512_loadu_ps(b.add(kk * NR)));
+                let b1: __m512bh = std::mem::transmute(_mm512_loadu_ps(b.add(kk * NR + 16)));
+                for r in 0..R {
+                    let x: __m512bh = std::mem::transmute(_mm512_set1_ps(*a.add(r * k2 + kk)));
+                    lo[r] = _mm512_dpbf16_ps(lo[r], x, b0);
+                    hi[r] = _mm512_dpbf16_ps(hi[r], x, b1);
+                }
+            }
+            let scale = _mm512_set1_ps(alpha);
+            let m0: __mmask16 = if cols >= 16 { 0xffff } else { (1u16 << cols) - 1 };
+            let m1: __mmask16 = if cols >= 32 {
+                0xffff
+            } else if cols > 16 {
+                (1u16 << (cols - 16)) - 1
+            } else {
+                0
+            };
+            for r in 0..R {
+                let row = c.add(r * c_rs);
+                _mm512_mask_storeu_ps(row, m0, _mm512_mul_ps(lo[r], scale));
+                _mm512_mask_storeu_ps(row.add(16), m1, _mm512_mul_ps(hi[r], scale));
+            }
+        }
+    }
+
     /// `e^x` for every lane (x clamped to −87…88).
     #[target_feature(enable = "avx512f")]
     fn exp(x: __m512) -> __m512 {
@@ -583,6 +738,60 @@ mod tests {
             assert!(softmax_rows(&mut rows, s, kernel));
             for (i, (got, w)) in rows.iter().zip(&want).enumerate() {
                 assert!((f64::from(*got) - w).abs() <= 1e-6 * w.max(1e-3), "{kernel} s {s} lane {i}: {got} {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn bf16_rounds_to_nearest_even() {
+        assert_eq!(bf16(1.0), 0x3f80);
+        assert_eq!(bf16(-2.0), 0xc000);
+        // 1 + 2⁻⁸ lies halfway between two bf16: to the even one (1.0); a hair above, up.
+        assert_eq!(bf16(1.0 + 1.0 / 256.0), 0x3f80);
+        assert_eq!(bf16(f32::from_bits(0x3f80_8001)), 0x3f81);
+        assert_eq!(bf16(f32::from_bits(0x3f81_8000)), 0x3f82, "the tie from an odd one goes up");
+        assert_eq!(bf16(f32::INFINITY), 0x7f80);
+        assert!(bf16(f32::NAN) & 0x7f80 == 0x7f80 && bf16(f32::NAN) & 0x7f != 0, "NaN stays NaN");
+    }
+
+    /// The bf16 kernel against the product of the inputs rounded to bf16, summed in `f64`:
+    /// the products of bf16 are exact in `f32`, so only the order of the sums differs.
+    #[test]
+    fn the_bf16_kernel_computes_the_product_of_the_rounded_inputs() {
+        if !Kernel::Avx512Bf16.available() {
+            eprintln!("SKIPPED the_bf16_kernel_computes_the_product_of_the_rounded_inputs: this CPU lacks avx512bf16");
+            return;
+        }
+        let round = |v: f32| f32::from_bits(bf16(v) << 16);
+        let mut seed = 777u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        for (m, k, n) in [(1, 1, 1), (13, 7, 33), (81, 192, 512), (361, 33, 361), (25, 0, 5), (12, 5, 16), (11, 64, 17)]
+        {
+            let a_rs = k + 3;
+            let a: Vec<f32> = (0..m * a_rs).map(|_| rnd()).collect();
+            let b: Vec<f32> = (0..k * n).map(|_| rnd()).collect();
+            let (ar, br): (Vec<f32>, Vec<f32>) =
+                (a.iter().map(|&v| round(v)).collect(), b.iter().map(|&v| round(v)).collect());
+            let want = naive(&ar, a_rs, m, &br, k, n, 0.5);
+            let exact = naive(&a, a_rs, m, &b, k, n, 0.5);
+            let c_rs = n + 2;
+            let mut c = vec![7.0f32; m * c_rs];
+            gemm_packed(&a, a_rs, m, &Packed::new(Kernel::Avx512Bf16, &b, k, n, n, 1), &mut c, c_rs, 0.5);
+            for i in 0..m {
+                for j in 0..n {
+                    let (got, w) = (c[i * c_rs + j], want[i * n + j]);
+                    assert!(
+                        (got - w).abs() <= 1e-5 * (1.0 + w.abs()) * (k as f32).sqrt(),
+                        "{m}×{k}×{n} at {i},{j}: {got} {w}"
+                    );
+                    // And within bf16's precision of the exact product.
+                    let e = exact[i * n + j];
+                    assert!((got - e).abs() <= 0.01 * (k as f32).sqrt() + 1e-6, "{m}×{k}×{n} at {i},{j}: {got} {e}");
+                }
+                assert_eq!(&c[i * c_rs + n..][..2], &[7.0, 7.0], "{m}×{k}×{n}: row {i} beyond n");
             }
         }
     }

@@ -89,7 +89,7 @@ fn check(name: &str) {
 fn check_on(m: &Model, name: &str) {
     let (game, symmetry) = fixture(name);
     let input = input_features(&game).unwrap();
-    compare(m, name, &game, &m.forward_symmetric(&input, symmetry));
+    compare(m, name, &game, &m.forward_symmetric(&input, symmetry), 1.0);
 }
 
 /// The game of a fixture and the symmetry it asks for.
@@ -123,8 +123,15 @@ fn fixture(name: &str) -> (Game, u8) {
     (game, symmetry)
 }
 
-/// Compares `raw`, tengen's outputs for a fixture's game, with KataGo's.
-fn compare(m: &Model, name: &str, game: &Game, raw: &tengen_nn::RawOutput) {
+/// Compares `raw`, tengen's outputs for a fixture's game, with KataGo's, within `slack` times
+/// the tolerances; returns the largest difference of each kind.
+fn compare(
+    m: &Model,
+    name: &str,
+    game: &Game,
+    raw: &tengen_nn::RawOutput,
+    slack: f32,
+) -> std::collections::BTreeMap<String, f32> {
     let size = game.board().size();
     let s = size * size;
     // kata-raw-nn mixes the optimistic policy in with weight 0.2, as KataGo's GTP engine does.
@@ -141,7 +148,7 @@ fn compare(m: &Model, name: &str, game: &Game, raw: &tengen_nn::RawOutput) {
     let (white_win, white_loss, sign) = if white_to_move { (e.win, e.loss, 1.0) } else { (e.loss, e.win, -1.0) };
     let worst = std::cell::RefCell::new(std::collections::BTreeMap::<String, f32>::new());
     let close = |what: &str, ours: f32, theirs: f32, tol: f32| {
-        assert!((ours - theirs).abs() <= tol, "{name}: {what}: tengen {ours}, KataGo {theirs}");
+        assert!((ours - theirs).abs() <= tol * slack, "{name}: {what}: tengen {ours}, KataGo {theirs}");
         let kind = what.split(' ').next().unwrap_or(what).to_owned();
         let mut w = worst.borrow_mut();
         let e = w.entry(kind).or_insert(0.0);
@@ -173,6 +180,7 @@ fn compare(m: &Model, name: &str, game: &Game, raw: &tengen_nn::RawOutput) {
         close(&format!("ownership {i}"), sign * ours, *theirs, 1e-3);
     }
     eprintln!("{name} ({}): largest differences {:?}", m.kernel, worst.borrow());
+    worst.into_inner()
 }
 
 #[test]
@@ -304,7 +312,7 @@ fn batches_evaluate_each_position_as_alone() {
                 let raws = m.forward_batch(&refs);
                 assert_eq!(raws.len(), chunk.len());
                 for ((name, game, _), raw) in chunk.iter().zip(&raws) {
-                    compare(m, name, game, raw);
+                    compare(m, name, game, raw, 1.0);
                 }
                 batches += 1;
             }
@@ -312,6 +320,35 @@ fn batches_evaluate_each_position_as_alone() {
         assert!(m.forward_batch(&[]).is_empty());
     }
     assert!(batches >= 3 * models().len(), "{batches}");
+}
+
+/// The reduced-precision kernel (bf16 weights and rows, `f32` sums) on every fixture: within
+/// 1000 times the tolerances of the `f32` kernels; its largest differences are printed (the
+/// accuracy docs/measurements.md reports).
+#[test]
+fn bf16_stays_near_katago_on_every_fixture() {
+    if !Kernel::Avx512Bf16.available() {
+        eprintln!("SKIPPED bf16_stays_near_katago_on_every_fixture: this CPU lacks avx512bf16");
+        return;
+    }
+    let m = Model::load_with(model_path(), Kernel::Avx512Bf16).unwrap();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw-nn");
+    let mut worst = std::collections::BTreeMap::<String, f32>::new();
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let (game, symmetry) = fixture(&name);
+        let input = input_features(&game).unwrap();
+        for (kind, d) in compare(&m, &name, &game, &m.forward_symmetric(&input, symmetry), 1000.0) {
+            let w = worst.entry(kind).or_insert(0.0);
+            *w = w.max(d);
+        }
+        n += 1;
+    }
+    assert_eq!(n, 72);
+    eprintln!("avx512bf16 over {n} fixtures: largest differences {worst:?}");
+    // Not the f32 kernels' results: the rounding shows.
+    assert!(worst["whiteWin"] > 1e-6, "{worst:?}");
 }
 
 #[test]

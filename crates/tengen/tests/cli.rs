@@ -602,8 +602,8 @@ fn bench_nn_names_its_kernel_and_profiles() {
     assert!(out.lines().any(|l| l.starts_with("attention softmax")), "{out}");
     let (code, out, err) = run("avx9", &[]);
     assert_ne!(code, Some(0));
-    assert!(out.is_empty() && err.contains("unknown kernel \"avx9\": generic, avx2 or avx512"), "{err}");
-    for kernel in [tengen_nn::Kernel::Avx2, tengen_nn::Kernel::Avx512] {
+    assert!(out.is_empty() && err.contains("unknown kernel \"avx9\": generic, avx2, avx512 or avx512bf16"), "{err}");
+    for kernel in [tengen_nn::Kernel::Avx2, tengen_nn::Kernel::Avx512, tengen_nn::Kernel::Avx512Bf16] {
         let (code, out, err) = run(&kernel.to_string(), &[]);
         if kernel.available() {
             assert_eq!(code, Some(0), "{err}");
