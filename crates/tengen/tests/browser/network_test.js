@@ -1,6 +1,7 @@
 // The page on a server with KataGo's network (`tengen serve --model`), driven by playwright-core:
 // node network_test.js URL SCREENSHOT_DIR. "Review the game" is the network's, the page says
-// which engine judged, and a 19×19 network review offers the quick playout review instead.
+// which engine judged, a 19×19 network review draws the network's first look at once and offers
+// the quick playout review instead.
 // Prints "network test passed" at the end; any failure throws (exit code 1).
 'use strict';
 const path = require('path');
@@ -24,12 +25,20 @@ async function aNetworkReview(page) {
   await page.screenshot({ path: path.join(shots, 'net-1-review.png') });
 }
 
-// A 19×19 record: while the network reviews it, the quick playout review is offered; taken, the
+// A 19×19 record: the network's first look fills the graph for every move before the search has
+// judged them all; while the network reviews it, the quick playout review is offered; taken, the
 // page says the playout search judged.
 async function aQuickReviewInstead(page) {
   await upload(page, 'nineteen.sgf',
     '(;GM[1]FF[4]SZ[19]KM[7.5];B[pd];W[dp];B[pp];W[dd];B[fq];W[cn];B[jp];W[qf];B[nc];W[rd];B[qc];W[qi])');
   await page.locator('#review-start').click();
+  await page.waitForFunction(() => /the graph is the network's first look; \d+ of 12 moves/.test(document.querySelector('#review-progress').textContent),
+    null, { timeout: 60000 });
+  // The curve: move 0 and a point after each of the 12 moves.
+  const curve = await page.locator('#review-graph .graph-winrate').getAttribute('d');
+  check((curve.match(/[ML]/g) || []).length === 13, `the first look's curve: ${curve}`);
+  check(!(await page.locator('#review-graph').evaluate((svg) => svg.hasAttribute('hidden'))), 'the graph is shown');
+  await page.screenshot({ path: path.join(shots, 'net-2-first-look.png'), fullPage: true });
   await page.locator('#review-quick').waitFor({ state: 'visible', timeout: 30000 });
   const engine = await text(page, '#review-engine');
   check(engine.startsWith('Judged by the network'), `a network review at first: ${engine}`);
