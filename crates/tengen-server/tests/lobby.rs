@@ -762,3 +762,43 @@ async fn a_deleted_account_leaves_no_challenge_behind() {
     let a = ask(&app, "POST", &format!("/api/challenges/{letters}/accept"), own(&bob), None).await;
     assert_eq!((a.status, a.body["reason"].as_str()), (StatusCode::CONFLICT, Some("challenge_closed")));
 }
+
+/// Messages written at once from two servers on one SQLite file all land, numbered 1 to n
+/// (a read-then-write transaction failed at once with "database is locked" when another
+/// message came between).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn chat_messages_written_at_once_on_one_sqlite_file_all_land() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chat-race-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("games.db").display());
+    let app = server(&url, roomy()).await;
+    let (alice, bob) = (player(&app, "Alice").await, player(&app, "Bob").await);
+    let (game, _, _) = challenge_game(&app, &alice, &bob).await;
+    let stores = [Store::open(&url).await.unwrap(), Store::open(&url).await.unwrap()];
+    let tasks: Vec<_> = (0..24)
+        .map(|i| {
+            let (store, game) = (stores[i % 2].clone(), game.clone());
+            tokio::spawn(async move {
+                let row = tengen_server::store::ChatRow {
+                    seq: 0,
+                    account_id: None,
+                    name: format!("writer {i}"),
+                    role: "watcher".into(),
+                    body: format!("message {i}"),
+                    moves: 0,
+                    at_ms: 0,
+                };
+                store.add_chat(&game, &row).await
+            })
+        })
+        .collect();
+    let mut numbers = Vec::new();
+    for t in tasks {
+        numbers.push(t.await.unwrap().expect("every message lands"));
+    }
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=24).collect::<Vec<i64>>());
+    assert_eq!(stores[0].chat_of(&game).await.unwrap().len(), 24);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -59,38 +59,41 @@ fn seat_rank(row: &sqlx::any::AnyRow, side: &str) -> Result<Option<String>, sqlx
 impl Store {
     /// Adds a message to a game's chat; its number.
     ///
+    /// The number is taken in the statement that inserts the message: a transaction that read
+    /// first and wrote after would, on SQLite, fail at once ("database is locked") when another
+    /// message was written between its read and its write.
+    ///
     /// # Errors
-    /// A database error (after a few tries when other messages keep taking the number).
+    /// A database error (after a few tries when other messages keep taking the number or the
+    /// database stays busy).
     pub async fn add_chat(&self, game_id: &str, message: &ChatRow) -> Result<i64, StoreError> {
         let mut tries = 0;
         loop {
             let mut tx = self.pool.begin().await?;
-            let seq: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = $1")
-                .bind(game_id)
-                .fetch_one(&mut *tx)
-                .await?;
-            let inserted = sqlx::query(
+            let inserted: Result<i64, sqlx::Error> = sqlx::query_scalar(
                 "INSERT INTO chat (game_id, seq, account_id, name, role, body, moves, at_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                 SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7 FROM chat WHERE game_id = $1 \
+                 RETURNING seq",
             )
             .bind(game_id)
-            .bind(seq)
             .bind(&message.account_id)
             .bind(&message.name)
             .bind(&message.role)
             .bind(&message.body)
             .bind(message.moves)
             .bind(message.at_ms)
-            .execute(&mut *tx)
+            .fetch_one(&mut *tx)
             .await;
-            match inserted {
-                Err(sqlx::Error::Database(d)) if d.is_unique_violation() && tries < 5 => {
+            let seq = match inserted {
+                Err(sqlx::Error::Database(d)) if (d.is_unique_violation() || busy(d.as_ref())) && tries < 5 => {
                     tries += 1;
+                    drop(tx);
+                    tokio::time::sleep(std::time::Duration::from_millis(5 << tries)).await;
                     continue;
                 }
                 Err(e) => return Err(e.into()),
-                Ok(_) => {}
-            }
+                Ok(seq) => seq,
+            };
             if self.backend == Backend::Postgres {
                 sqlx::query("SELECT pg_notify($1, $2)")
                     .bind(CHAT_CHANNEL)
@@ -172,4 +175,9 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// SQLite's "database is locked" (`SQLITE_BUSY` and its extended codes): worth another try.
+fn busy(e: &dyn sqlx::error::DatabaseError) -> bool {
+    matches!(e.code().as_deref(), Some("5" | "261" | "517"))
 }
