@@ -506,7 +506,7 @@ fn gather(shared: &Shared<'_>, batch: usize, pending: &mut Vec<Pending>) -> bool
         {
             let mut tree = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             descend(&mut tree.0, shared.params, &mut path, &mut moves);
-            if let Some(p) = pending.iter_mut().find(|p| p.path == path) {
+            if let Some(p) = pending.iter_mut().find(|p| p.path.last() == path.last()) {
                 p.again += 1;
                 continue;
             }
@@ -629,28 +629,22 @@ pub fn evaluate_once(model: &CachedModel, game: &Game, symmetry: u8) -> Result<N
     Ok(evaluate_games(model, &[(game, symmetry)])?.pop().expect("one evaluation for one game"))
 }
 
-/// [`evaluate_once`] of several games, each through its symmetry, in forward passes of one
-/// board size each (the network's batch).
+/// [`evaluate_once`] of several games of one board size, each through its symmetry, in one
+/// forward pass (the network's batch).
 ///
 /// # Errors
 /// As [`evaluate_once`], for the first game whose inputs cannot be made.
+///
+/// # Panics
+/// When the games' board sizes differ.
 pub fn evaluate_games(model: &CachedModel, games: &[(&Game, u8)]) -> Result<Vec<NetEval>, String> {
     let inputs = games
         .iter()
         .map(|&(game, symmetry)| Ok((input_features(game).map_err(|e| e.to_string())?, symmetry)))
         .collect::<Result<Vec<_>, String>>()?;
-    let mut raws: Vec<Option<tengen_nn::RawOutput>> = vec![None; games.len()];
-    let mut sizes: Vec<usize> = games.iter().map(|(g, _)| g.board().size()).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    for size in sizes {
-        let members: Vec<usize> = (0..games.len()).filter(|&i| games[i].0.board().size() == size).collect();
-        let batch: Vec<_> = members.iter().map(|&i| (&inputs[i].0, inputs[i].1)).collect();
-        for (&i, raw) in members.iter().zip(model.evaluate_batch(&batch)) {
-            raws[i] = Some(raw);
-        }
-    }
-    Ok(games.iter().zip(raws).map(|(&(game, _), raw)| net_eval(model, game, &raw.expect("evaluated"))).collect())
+    let batch: Vec<_> = inputs.iter().map(|(input, symmetry)| (input, *symmetry)).collect();
+    let raws = model.evaluate_batch(&batch);
+    Ok(games.iter().zip(&raws).map(|(&(game, _), raw)| net_eval(model, game, raw)).collect())
 }
 
 /// The network's outputs `raw` for `game` post-processed for the search: priors of the legal

@@ -204,10 +204,10 @@ impl NetworkParams {
     }
 }
 
-/// The batch a board size gets by default. Two threads on AVX-512 (docs/measurements.md): a
-/// batch of two made the search 4–5% faster on 9×9 and 13×13 and under 1% on 19×19, where one
-/// position fills the matrix products already and a wider search under virtual loss would
-/// buy nothing.
+/// The batch a board size gets by default. Two threads on AVX-512 (docs/measurements.md, two
+/// runs each): a batch of two made the search 3–6% faster on 9×9 and 13×13 and 1–5% on 19×19,
+/// where one position already fills the matrix products: there the gain is within the runs'
+/// spread and not worth a wider search under virtual loss.
 fn auto_batch(size: usize) -> usize {
     if size <= 13 { 2 } else { 1 }
 }

@@ -63,24 +63,12 @@ impl CachedModel {
     /// # Panics
     /// As [`Model::forward_symmetric`].
     pub fn evaluate(&self, input: &Input, symmetry: u8) -> RawOutput {
-        let key = Key::of(input, symmetry);
-        {
-            let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            if let Some(out) = e.map.get(&key).cloned() {
-                e.hits += 1;
-                return out;
-            }
-            e.misses += 1;
-        }
-        // Evaluate without holding the lock: other threads may use the cache meanwhile.
-        let out = self.model.forward_symmetric(input, symmetry);
-        let mut e = self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        e.map.put(key, out.clone());
-        out
+        self.evaluate_batch(&[(input, symmetry)]).pop().expect("one output for one input")
     }
 
-    /// Evaluates each input through its symmetry, as [`CachedModel::evaluate`]: those not
-    /// held go through the network together ([`Model::forward_batch`]).
+    /// Evaluates each input through its symmetry, from the cache where these exact inputs were
+    /// evaluated before: the others go through the network together, without the cache's lock
+    /// held ([`Model::forward_batch`]).
     ///
     /// # Panics
     /// As [`Model::forward_batch`].

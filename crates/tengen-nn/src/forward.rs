@@ -176,21 +176,20 @@ fn conv_untimed(x: &[f32], b: Batch, c: &Conv) -> Vec<f32> {
     let k = c.ky * c.kx * c.inputs;
     let mut cols = zeros(s * k);
     let (ry, rx) = (c.ky / 2, c.kx / 2);
-    for (y, x0, base) in (0..b.n).flat_map(|i| (0..size * size).map(move |p| (p / size, p % size, i * size * size))) {
-        {
-            let row = &mut cols[(base + y * size + x0) * k..][..k];
-            for dy in 0..c.ky {
-                for dx in 0..c.kx {
-                    let (yy, xx) = (
-                        (y + dy * c.dilation.0) as isize - (ry * c.dilation.0) as isize,
-                        (x0 + dx * c.dilation.1) as isize - (rx * c.dilation.1) as isize,
-                    );
-                    if yy < 0 || xx < 0 || yy >= size as isize || xx >= size as isize {
-                        continue;
-                    }
-                    let src = &x[(base + yy as usize * size + xx as usize) * c.inputs..][..c.inputs];
-                    row[(dy * c.kx + dx) * c.inputs..][..c.inputs].copy_from_slice(src);
+    // Row `r` of the batch: point (y, x0) of the position whose rows start at `base`.
+    for (r, row) in cols.chunks_exact_mut(k).enumerate() {
+        let (base, y, x0) = (r - r % b.s(), r % b.s() / size, r % size);
+        for dy in 0..c.ky {
+            for dx in 0..c.kx {
+                let (yy, xx) = (
+                    (y + dy * c.dilation.0) as isize - (ry * c.dilation.0) as isize,
+                    (x0 + dx * c.dilation.1) as isize - (rx * c.dilation.1) as isize,
+                );
+                if yy < 0 || xx < 0 || yy >= size as isize || xx >= size as isize {
+                    continue;
                 }
+                let src = &x[(base + yy as usize * size + xx as usize) * c.inputs..][..c.inputs];
+                row[(dy * c.kx + dx) * c.inputs..][..c.inputs].copy_from_slice(src);
             }
         }
     }
@@ -423,12 +422,17 @@ fn pooled_rows(x: &[f32], channels: usize, batch: Batch, pool: fn(&[f32], usize,
     x.chunks_exact(s * channels).flat_map(|position| pool(position, channels, s)).collect()
 }
 
+/// Adds `bias` to every row of `x` (rows as wide as `bias`).
+fn add_bias(x: &mut [f32], bias: &[f32]) {
+    for row in x.chunks_exact_mut(bias.len()) {
+        row.iter_mut().zip(bias).for_each(|(a, b)| *a += b);
+    }
+}
+
 /// Adds row `i` of `bias` (`width` wide) to every row of position `i`.
 fn add_bias_rows(x: &mut [f32], bias: &[f32], width: usize, batch: Batch) {
     for (position, bias) in x.chunks_exact_mut(batch.s() * width).zip(bias.chunks_exact(width)) {
-        for row in position.chunks_exact_mut(width) {
-            row.iter_mut().zip(bias).for_each(|(a, b)| *a += b);
-        }
+        add_bias(position, bias);
     }
 }
 
@@ -465,11 +469,11 @@ fn value_pool(x: &[f32], channels: usize, s: usize) -> Vec<f32> {
     out
 }
 
-fn block(x: &mut [f32], size: Batch, b: &Block) {
+fn block(x: &mut [f32], batch: Batch, b: &Block) {
     match b {
         Block::Ordinary { first, second, .. } => {
-            let h = nac(x, size, first);
-            let r = nac(&h, size, second);
+            let h = nac(x, batch, first);
+            let r = nac(&h, batch, second);
             give(h);
             x.iter_mut().zip(&r).for_each(|(a, b)| *a += b);
             give(r);
@@ -487,32 +491,32 @@ fn block(x: &mut [f32], size: Batch, b: &Block) {
         } => {
             let mut h = copy(x);
             norm_act(&mut h, pre_norm.channels, pre_norm, pre_act.kind);
-            let mut r = conv(&h, size, regular);
-            let mut g = conv(&h, size, gconv);
+            let mut r = conv(&h, batch, regular);
+            let mut g = conv(&h, batch, gconv);
             give(h);
             norm_act(&mut g, gpool_norm.channels, gpool_norm, gpool_act.kind);
-            let pooled = pooled_rows(&g, gpool_norm.channels, size, gpool);
+            let pooled = pooled_rows(&g, gpool_norm.channels, batch, gpool);
             give(g);
-            let bias = matmul(&pooled, size.n, gpool_to_bias, true);
-            add_bias_rows(&mut r, &bias, regular.outputs, size);
+            let bias = matmul(&pooled, batch.n, gpool_to_bias, true);
+            add_bias_rows(&mut r, &bias, regular.outputs, batch);
             give(bias);
-            let out = nac(&r, size, second);
+            let out = nac(&r, batch, second);
             give(r);
             x.iter_mut().zip(&out).for_each(|(a, b)| *a += b);
             give(out);
         }
         Block::NestedBottleneck { pre, blocks, post, .. } => {
-            let mut h = nac(x, size, pre);
+            let mut h = nac(x, batch, pre);
             for inner in blocks {
-                block(&mut h, size, inner);
+                block(&mut h, batch, inner);
             }
-            let out = nac(&h, size, post);
+            let out = nac(&h, batch, post);
             give(h);
             x.iter_mut().zip(&out).for_each(|(a, b)| *a += b);
             give(out);
         }
-        Block::Attention(a) => attention(x, size, a),
-        Block::Ffn(f) => ffn(x, size, f),
+        Block::Attention(a) => attention(x, batch, a),
+        Block::Ffn(f) => ffn(x, batch, f),
     }
 }
 
@@ -610,24 +614,17 @@ impl Model {
         match &t.tip {
             TrunkTip::Batch(norm) => norm_act(&mut x, c, norm, t.tip_act.kind),
             TrunkTip::Rms(r) => {
-                for position in x.chunks_exact_mut(s * c) {
-                    if r.spatial {
-                        let mean_sq = position.iter().map(|v| v * v).sum::<f32>() / (c as f32 * s as f32 + r.epsilon);
-                        let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
-                        for row in position.chunks_exact_mut(c) {
-                            for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
-                                *v = *v * inv * g + b;
-                            }
-                        }
-                    } else {
-                        for row in position.chunks_exact_mut(c) {
-                            let mean_sq = row.iter().map(|v| v * v).sum::<f32>() / c as f32;
-                            let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
-                            for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
-                                *v = *v * inv * g + b;
-                            }
-                        }
+                let scale = |row: &mut [f32], inv: f32| {
+                    for ((v, g), b) in row.iter_mut().zip(&r.gamma).zip(&r.beta) {
+                        *v = *v * inv * g + b;
                     }
+                };
+                // Over each position's whole board, or over each point's channels.
+                let (span, count) = if r.spatial { (s * c, c as f32 * s as f32 + r.epsilon) } else { (c, c as f32) };
+                for part in x.chunks_exact_mut(span) {
+                    let mean_sq = part.iter().map(|v| v * v).sum::<f32>() / count;
+                    let inv = 1.0 / (mean_sq + r.epsilon).sqrt();
+                    part.chunks_exact_mut(c).for_each(|row| scale(row, inv));
                 }
                 activate(&mut x, t.tip_act.kind);
             }
@@ -645,9 +642,7 @@ impl Model {
         let channels = p.p2_conv.outputs;
         let mut pass = matmul(&pooled, n, &p.gpool_to_pass, true);
         if let Some((b, act, second)) = &p.pass_mlp {
-            for row in pass.chunks_exact_mut(b.weights.len()) {
-                row.iter_mut().zip(&b.weights).for_each(|(a, b)| *a += b);
-            }
+            add_bias(&mut pass, &b.weights);
             activate(&mut pass, act.kind);
             pass = matmul(&pass, n, second, true);
         }
@@ -658,18 +653,12 @@ impl Model {
         norm_act(&mut v1, v.v1_norm.channels, &v.v1_norm, v.v1_act.kind);
         let pooled = pooled_rows(&v1, v.v1_norm.channels, batch, value_pool);
         let mut h = matmul(&pooled, n, &v.v2_mul, true);
-        for row in h.chunks_exact_mut(v.v2_bias.weights.len()) {
-            row.iter_mut().zip(&v.v2_bias.weights).for_each(|(a, b)| *a += b);
-        }
+        add_bias(&mut h, &v.v2_bias.weights);
         activate(&mut h, v.v2_act.kind);
         let mut value = matmul(&h, n, &v.v3_mul, true);
-        for row in value.chunks_exact_mut(v.v3_bias.weights.len()) {
-            row.iter_mut().zip(&v.v3_bias.weights).for_each(|(a, b)| *a += b);
-        }
+        add_bias(&mut value, &v.v3_bias.weights);
         let mut misc = matmul(&h, n, &v.sv3_mul, true);
-        for row in misc.chunks_exact_mut(v.sv3_bias.weights.len()) {
-            row.iter_mut().zip(&v.sv3_bias.weights).for_each(|(a, b)| *a += b);
-        }
+        add_bias(&mut misc, &v.sv3_bias.weights);
         let ownership = conv(&v1, batch, &v.ownership_conv);
         give(x);
         give(p1);

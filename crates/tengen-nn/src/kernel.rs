@@ -218,7 +218,7 @@ pub(crate) fn gemm_packed(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut 
         match kernel {
             Kernel::Avx512 => avx512::gemm(a, a_rs, m, b, c, c_rs, alpha),
             Kernel::Avx512Bf16 => {
-                // The rows of `a` as pairs of bf16, once for every panel.
+                // The rows of `a` as pairs of bf16, once for all the panels.
                 let k2 = k.div_ceil(2);
                 let mut pairs = crate::scratch::zeros(m * k2);
                 for (i, row) in pairs.chunks_exact_mut(k2).enumerate() {
@@ -255,8 +255,8 @@ pub(crate) fn avx2_detected() -> bool {
 /// When the CPU lacks `kernel`.
 pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool {
     #[cfg(target_arch = "x86_64")]
-    match kernel.for_f32() {
-        Kernel::Avx512 => {
+    match kernel {
+        Kernel::Avx512 | Kernel::Avx512Bf16 => {
             assert!(avx512_detected(), "the AVX-512 kernel on a CPU without AVX-512F");
             for row in scores.chunks_exact_mut(s) {
                 // Safety: AVX-512F is present (asserted above); the function reads and writes
@@ -274,7 +274,7 @@ pub(crate) fn softmax_rows(scores: &mut [f32], s: usize, kernel: Kernel) -> bool
             }
             return true;
         }
-        Kernel::Generic | Kernel::Avx512Bf16 => {}
+        Kernel::Generic => {}
     }
     let _ = (scores, s, kernel);
     false
@@ -463,42 +463,55 @@ mod avx512 {
     use super::{EXP_POLY, LN2_HI, LN2_LO, MR, NR, Packed};
     use std::arch::x86_64::*;
 
+    /// Calls `$block::<R>(…)` with the register block's rows `$rows` (1 to `MR`) as a constant.
+    macro_rules! by_rows {
+        ($rows:expr, $block:ident($($arg:expr),*)) => {
+            match $rows {
+                12 => $block::<12>($($arg),*),
+                11 => $block::<11>($($arg),*),
+                10 => $block::<10>($($arg),*),
+                9 => $block::<9>($($arg),*),
+                8 => $block::<8>($($arg),*),
+                7 => $block::<7>($($arg),*),
+                6 => $block::<6>($($arg),*),
+                5 => $block::<5>($($arg),*),
+                4 => $block::<4>($($arg),*),
+                3 => $block::<3>($($arg),*),
+                2 => $block::<2>($($arg),*),
+                _ => $block::<1>($($arg),*),
+            }
+        };
+    }
+
+    /// The register blocks of an `m × n` product, in order: `f(i, rows, p, cols)` for rows
+    /// `i..i + rows` (at most `MR`) and panel `p`'s `cols` columns.
+    fn tiles(m: usize, n: usize, mut f: impl FnMut(usize, usize, usize, usize)) {
+        let mut i = 0;
+        while i < m {
+            let rows = MR.min(m - i);
+            for p in 0..n.div_ceil(NR) {
+                f(i, rows, p, NR.min(n - p * NR));
+            }
+            i += rows;
+        }
+    }
+
     /// # Safety
     /// AVX-512F must be present and the slices long enough (see `gemm_packed`).
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn gemm(a: &[f32], a_rs: usize, m: usize, b: &Packed, c: &mut [f32], c_rs: usize, alpha: f32) {
-        let (k, n) = (b.k, b.n);
-        let panels = n.div_ceil(NR);
-        let mut i = 0;
-        while i < m {
-            let rows = MR.min(m - i);
-            for p in 0..panels {
-                let cols = NR.min(n - p * NR);
-                // Safety: rows ≤ MR rows of `a` from `ap`, `k` each, and the panel's k·NR
-                // floats from `bp` are inside `a` and `b.data`; `c` has `rows` rows of `cols`
-                // columns from `cp` (the caller checked the lengths).
-                unsafe {
-                    let bp = b.data.as_ptr().add(p * k * NR);
-                    let ap = a.as_ptr().add(i * a_rs);
-                    let cp = c.as_mut_ptr().add(i * c_rs + p * NR);
-                    match rows {
-                        12 => block::<12>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        11 => block::<11>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        10 => block::<10>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        9 => block::<9>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        8 => block::<8>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        7 => block::<7>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        6 => block::<6>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        5 => block::<5>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        4 => block::<4>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        3 => block::<3>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        2 => block::<2>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                        _ => block::<1>(ap, a_rs, bp, k, cp, c_rs, cols, alpha),
-                    }
-                }
+        let k = b.k;
+        tiles(m, b.n, |i, rows, p, cols| {
+            // Safety: rows ≤ MR rows of `a` from `ap`, `k` each, and the panel's k·NR floats
+            // from `bp` are inside `a` and `b.data`; `c` has `rows` rows of `cols` columns from
+            // `cp` (the caller checked the lengths).
+            unsafe {
+                let bp = b.data.as_ptr().add(p * k * NR);
+                let ap = a.as_ptr().add(i * a_rs);
+                let cp = c.as_mut_ptr().add(i * c_rs + p * NR);
+                by_rows!(rows, block(ap, a_rs, bp, k, cp, c_rs, cols, alpha));
             }
-            i += rows;
-        }
+        });
     }
 
     /// `c = alpha · a · b` with `a` as pairs of bf16 (`m` rows of ⌈k/2⌉, from
@@ -509,39 +522,19 @@ mod avx512 {
     /// `gemm_packed`).
     #[target_feature(enable = "avx512f,avx512bf16")]
     pub(super) unsafe fn gemm_bf16(pairs: &[f32], m: usize, b: &Packed, c: &mut [f32], c_rs: usize, alpha: f32) {
-        let (k2, n) = (b.k.div_ceil(2), b.n);
-        let panels = n.div_ceil(NR);
-        assert!(pairs.len() >= m * k2 && b.data.len() >= panels * k2 * NR, "bf16 operands too short");
-        let mut i = 0;
-        while i < m {
-            let rows = MR.min(m - i);
-            for p in 0..panels {
-                let cols = NR.min(n - p * NR);
-                // Safety: `rows` rows of ⌈k/2⌉ pairs from `ap` and the panel's ⌈k/2⌉·NR pairs
-                // from `bp` are inside `pairs` and `b.data` (asserted above); `c` has `rows`
-                // rows of `cols` columns from `cp` (the caller checked its length).
-                unsafe {
-                    let bp = b.data.as_ptr().add(p * k2 * NR);
-                    let ap = pairs.as_ptr().add(i * k2);
-                    let cp = c.as_mut_ptr().add(i * c_rs + p * NR);
-                    match rows {
-                        12 => block_bf16::<12>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        11 => block_bf16::<11>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        10 => block_bf16::<10>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        9 => block_bf16::<9>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        8 => block_bf16::<8>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        7 => block_bf16::<7>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        6 => block_bf16::<6>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        5 => block_bf16::<5>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        4 => block_bf16::<4>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        3 => block_bf16::<3>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        2 => block_bf16::<2>(ap, bp, k2, cp, c_rs, cols, alpha),
-                        _ => block_bf16::<1>(ap, bp, k2, cp, c_rs, cols, alpha),
-                    }
-                }
+        let k2 = b.k.div_ceil(2);
+        assert!(pairs.len() >= m * k2 && b.data.len() >= b.n.div_ceil(NR) * k2 * NR, "bf16 operands too short");
+        tiles(m, b.n, |i, rows, p, cols| {
+            // Safety: `rows` rows of ⌈k/2⌉ pairs from `ap` and the panel's ⌈k/2⌉·NR pairs from
+            // `bp` are inside `pairs` and `b.data` (asserted above); `c` has `rows` rows of
+            // `cols` columns from `cp` (the caller checked its length).
+            unsafe {
+                let bp = b.data.as_ptr().add(p * k2 * NR);
+                let ap = pairs.as_ptr().add(i * k2);
+                let cp = c.as_mut_ptr().add(i * c_rs + p * NR);
+                by_rows!(rows, block_bf16(ap, bp, k2, cp, c_rs, cols, alpha));
             }
-            i += rows;
-        }
+        });
     }
 
     /// `R` rows of bf16 pairs times one panel of pairs: `R × 32` `f32` accumulators, `k2` steps
@@ -576,16 +569,38 @@ mod avx512 {
                     hi[r] = _mm512_dpbf16_ps(hi[r], x, b1);
                 }
             }
-            let scale = _mm512_set1_ps(alpha);
-            let m0: __mmask16 = if cols >= 16 { 0xffff } else { (1u16 << cols) - 1 };
-            let m1: __mmask16 = if cols >= 32 {
-                0xffff
-            } else if cols > 16 {
-                (1u16 << (cols - 16)) - 1
-            } else {
-                0
-            };
-            for r in 0..R {
+            store(&lo, &hi, c, c_rs, cols, alpha);
+        }
+    }
+
+    /// `alpha` times `R` rows of 32 accumulators (`lo` the first 16 columns, `hi` the next)
+    /// stored into `c`'s rows, `c_rs` apart: only their first `cols` columns.
+    ///
+    /// # Safety
+    /// AVX-512F present; `c` writable for `R` rows of `cols ≤ 32`.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn store<const R: usize>(
+        lo: &[__m512; R],
+        hi: &[__m512; R],
+        c: *mut f32,
+        c_rs: usize,
+        cols: usize,
+        alpha: f32,
+    ) {
+        let scale = _mm512_set1_ps(alpha);
+        let m0: __mmask16 = if cols >= 16 { 0xffff } else { (1u16 << cols) - 1 };
+        let m1: __mmask16 = if cols >= 32 {
+            0xffff
+        } else if cols > 16 {
+            (1u16 << (cols - 16)) - 1
+        } else {
+            0
+        };
+        for r in 0..R {
+            // Safety: row `r < R` of `c`, its first `cols` columns (masked), as the caller
+            // guarantees.
+            unsafe {
                 let row = c.add(r * c_rs);
                 _mm512_mask_storeu_ps(row, m0, _mm512_mul_ps(lo[r], scale));
                 _mm512_mask_storeu_ps(row.add(16), m1, _mm512_mul_ps(hi[r], scale));
@@ -678,20 +693,7 @@ mod avx512 {
                     hi[r] = _mm512_fmadd_ps(x, b1, hi[r]);
                 }
             }
-            let scale = _mm512_set1_ps(alpha);
-            let m0: __mmask16 = if cols >= 16 { 0xffff } else { (1u16 << cols) - 1 };
-            let m1: __mmask16 = if cols >= 32 {
-                0xffff
-            } else if cols > 16 {
-                (1u16 << (cols - 16)) - 1
-            } else {
-                0
-            };
-            for r in 0..R {
-                let row = c.add(r * c_rs);
-                _mm512_mask_storeu_ps(row, m0, _mm512_mul_ps(lo[r], scale));
-                _mm512_mask_storeu_ps(row.add(16), m1, _mm512_mul_ps(hi[r], scale));
-            }
+            store(&lo, &hi, c, c_rs, cols, alpha);
         }
     }
 }

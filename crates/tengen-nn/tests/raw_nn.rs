@@ -92,6 +92,15 @@ fn check_on(m: &Model, name: &str) {
     compare(m, name, &game, &m.forward_symmetric(&input, symmetry), 1.0);
 }
 
+/// The fixtures' file names, sorted.
+fn fixture_names() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw-nn");
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
 /// The game of a fixture and the symmetry it asks for.
 fn fixture(name: &str) -> (Game, u8) {
     let mut size = 19;
@@ -194,16 +203,10 @@ fn empty_boards_of_three_sizes_and_a_pass() {
 /// Positions from game records (`scripts/katago-fixtures`): every fixture named `game-*`.
 #[test]
 fn positions_from_game_records() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw-nn");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("game-"))
-        .collect();
-    names.sort();
-    let all = std::fs::read_dir(&dir).unwrap().count();
+    let names = fixture_names();
+    let all = names.len();
     assert!(all >= 60, "only {all} fixtures: the verification asks for at least 60 positions");
-    for name in &names {
+    for name in names.iter().filter(|n| n.starts_with("game-")) {
         check(name);
     }
 }
@@ -293,12 +296,8 @@ fn the_fixtures_notice_a_missing_feature() {
 /// their own symmetries: each position's outputs are KataGo's, as alone.
 #[test]
 fn batches_evaluate_each_position_as_alone() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw-nn");
-    let mut names: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    names.sort();
     let mut by_size = std::collections::BTreeMap::<usize, Vec<(String, Game, u8)>>::new();
-    for name in names {
+    for name in fixture_names() {
         let (game, symmetry) = fixture(&name);
         by_size.entry(game.board().size()).or_default().push((name, game, symmetry));
     }
@@ -332,11 +331,9 @@ fn bf16_stays_near_katago_on_every_fixture() {
         return;
     }
     let m = Model::load_with(model_path(), Kernel::Avx512Bf16).unwrap();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw-nn");
     let mut worst = std::collections::BTreeMap::<String, f32>::new();
     let mut n = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+    for name in fixture_names() {
         let (game, symmetry) = fixture(&name);
         let input = input_features(&game).unwrap();
         for (kind, d) in compare(&m, &name, &game, &m.forward_symmetric(&input, symmetry), 1000.0) {

@@ -304,14 +304,14 @@ fn nn(args: &NnArgs) -> Result<()> {
     if args.batch > 256 {
         bail!("--batch must be 0 to 256, not {}", args.batch);
     }
+    let network_params =
+        tengen_engine::NetworkParams { batch: args.batch, ..tengen_engine::SearchParams::network().network };
     if args.profile {
-        return nn_profile(&model, &input, duration, args.batch.max(1));
+        return nn_profile(&model, &input, duration, network_params.batch_for(size));
     }
     // The empty board through each of the eight symmetries in turn.
-    let size_batch =
-        tengen_engine::NetworkParams { batch: args.batch, ..tengen_engine::SearchParams::network().network }
-            .batch_for(size);
-    let batch: Vec<(&tengen_nn::Input, u8)> = (0..size_batch).map(|i| (&input, (i % 8) as u8)).collect();
+    let batch: Vec<(&tengen_nn::Input, u8)> =
+        (0..network_params.batch_for(size)).map(|i| (&input, (i % 8) as u8)).collect();
     let started = Instant::now();
     let n: u64 = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -336,11 +336,8 @@ fn nn(args: &NnArgs) -> Result<()> {
         playouts: tengen_engine::Limit::Unlimited,
         time: Some(duration),
         threads,
+        network: network_params,
         ..tengen_engine::SearchParams::network()
-    };
-    let params = tengen_engine::SearchParams {
-        network: tengen_engine::NetworkParams { batch: args.batch, ..params.network },
-        ..params
     };
     let search_started = Instant::now();
     let visits = tengen_engine::NetSearch::new(network, params).search(&game, None).playouts;
