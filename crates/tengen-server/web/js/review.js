@@ -212,10 +212,12 @@ export const nextJudged = () => {
 };
 
 // The best line instead of the next move, as numbered translucent stones, and the move played
-// instead, crossed.
+// instead, crossed. The cross goes first: when the line itself comes to that point later (the
+// mistake was one of order), its numbered stone lies over the cross, which shows through.
 export function drawBestLine(svg, v) {
   const m = nextJudged();
   if (!m || analysisShown()) return;
+  if (m.move !== 'pass') drawPlayed(svg, v, m.move);
   const toMove = m.color === 'B' ? 'black' : 'white', answer = other(toMove);
   const taken = new Set(), stones = [];
   m.pv.slice(0, 6).forEach((vertex, i) => {
@@ -227,7 +229,6 @@ export function drawBestLine(svg, v) {
     stones.push({ vertex, color: i % 2 === 0 ? toMove : answer, number: i + 1 });
   });
   drawLine(svg, v, stones);
-  if (m.move !== 'pass' && !taken.has(m.move)) drawPlayed(svg, v, m.move);
 }
 
 export function init() {
