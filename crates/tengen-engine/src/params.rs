@@ -103,6 +103,10 @@ pub struct PlayoutParams {
     /// UCT exploration constant. 0 by default: the AMAF statistics and their priors do the
     /// exploring (docs/measurements.md: 0.1 lost more points per move and more games).
     pub exploration: f32,
+    /// UCT exploration constant at the root alone, where it takes the place of `exploration`:
+    /// without it a move whose AMAF rate is poor (one that only works played now, as the
+    /// liberty to take in a capturing race) may never be tried however long the search runs.
+    pub root_exploration: f32,
     /// RAVE equivalence: the simulations `k` of the blend of a node's own win rate and its
     /// AMAF rate ([`PlayoutParams::rave_schedule`]).
     pub rave_equivalence: f32,
@@ -294,6 +298,7 @@ impl Default for PlayoutParams {
     fn default() -> PlayoutParams {
         PlayoutParams {
             exploration: 0.0,
+            root_exploration: 0.0,
             rave_equivalence: 1000.0,
             rave_schedule: RaveSchedule::Equivalence,
             expand_after: 2,

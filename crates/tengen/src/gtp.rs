@@ -76,6 +76,10 @@ pub struct Tuning {
     /// Exploration constant: UCT's, or with `--model` PUCT's `cpuct` (tuning; see `SearchParams`).
     #[arg(long)]
     exploration: Option<f32>,
+    /// The playout search's exploration constant at the root alone (`--exploration` sets both;
+    /// tuning; see `PlayoutParams`).
+    #[arg(long)]
+    root_exploration: Option<f32>,
     /// RAVE equivalence in simulations (tuning; see `SearchParams`).
     #[arg(long)]
     rave_equivalence: Option<f32>,
@@ -146,6 +150,7 @@ impl Tuning {
             priors: !self.no_priors,
             transpositions: self.transpositions,
             exploration: self.exploration.unwrap_or(playout.exploration),
+            root_exploration: self.root_exploration.or(self.exploration).unwrap_or(playout.root_exploration),
             rave_equivalence: self.rave_equivalence.unwrap_or(playout.rave_equivalence),
             rave_schedule: self.rave_schedule.unwrap_or(playout.rave_schedule),
             expand_after: self.expand_after.unwrap_or(playout.expand_after).max(1),

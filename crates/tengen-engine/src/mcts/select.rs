@@ -8,6 +8,7 @@ pub(super) fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize 
     let node = &nodes[id];
     let log_n = (node.visits as f32).max(1.0).ln();
     let (k, schedule) = (params.playout.rave_equivalence, params.playout.rave_schedule);
+    let exploration = if id == 0 { params.playout.root_exploration } else { params.playout.exploration };
     let first = node.first_child as usize;
     let mut best = first;
     let mut best_value = f32::NEG_INFINITY;
@@ -28,9 +29,9 @@ pub(super) fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize 
             (0.0, 0.0)
         };
         let mut value = (1.0 - beta) * q + beta * amaf;
-        if params.playout.exploration != 0.0 {
+        if exploration != 0.0 {
             // Off by default: no square root and division per child then.
-            value += params.playout.exploration * (log_n / (n + 1.0)).sqrt();
+            value += exploration * (log_n / (n + 1.0)).sqrt();
         }
         if value > best_value {
             best_value = value;

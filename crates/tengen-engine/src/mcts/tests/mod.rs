@@ -629,3 +629,26 @@ fn the_least_error_schedule_trusts_few_amaf_simulations_less() {
     params.playout.rave_schedule = RaveSchedule::LeastError;
     assert_eq!(select(&nodes, &params, 0), 2);
 }
+
+#[test]
+fn root_exploration_tries_a_move_whose_amaf_rate_is_poor_at_the_root_alone() {
+    // A has won its 2 visits but has a poor AMAF rate (50 of 1,000), B 1,000 visits at 40%: the RAVE
+    // blend alone never descends to A again; the root's exploration term does, there only.
+    let child = |visits: u32, wins: f32, rave_wins: f32| Node {
+        visits,
+        wins,
+        utility: wins,
+        rave_visits: 1_000.0,
+        rave_wins,
+        ..Node::default()
+    };
+    let parent = Node { visits: 1_002, first_child: 1, children: 2, expanded: true, ..Node::default() };
+    let nodes = [parent, child(2, 2.0, 50.0), child(1_000, 400.0, 400.0), Node { first_child: 1, ..parent }];
+    let mut params = SearchParams::default();
+    params.playout.root_exploration = 0.0;
+    assert_eq!(select(&nodes, &params, 0), 2);
+    params.playout.root_exploration = 0.3;
+    assert_eq!(select(&nodes, &params, 0), 1);
+    // Below the root, `exploration` (0 by default) rules.
+    assert_eq!(select(&nodes, &params, 3), 2);
+}
