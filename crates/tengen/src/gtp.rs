@@ -76,6 +76,10 @@ pub struct Tuning {
     /// Exploration constant: UCT's, or with `--model` PUCT's `cpuct` (tuning; see `SearchParams`).
     #[arg(long)]
     exploration: Option<f32>,
+    /// Search every move to its simulations limit, even once the rest could not change the
+    /// most visited move (tuning; see `SearchParams::stop_early`).
+    #[arg(long)]
+    no_stop_early: bool,
     /// The playout search's exploration constant at the root alone (`--exploration` sets both;
     /// tuning; see `PlayoutParams`).
     #[arg(long)]
@@ -168,6 +172,7 @@ impl Tuning {
         SearchParams {
             score_weight: self.score_weight.unwrap_or(base.score_weight).clamp(0.0, 1.0),
             resign_below: self.resign_below.unwrap_or(base.resign_below).clamp(0.0, 1.0),
+            stop_early: base.stop_early && !self.no_stop_early,
             playout,
             network,
             ..base

@@ -35,7 +35,9 @@ impl Mcts {
         let own_dead = crate::dead::stones_of(board, color, &dead);
         // With a clock, `time_first` searches until the move's time is spent.
         let limit = if budget.is_some() && self.params.time_first { Limit::Unlimited } else { self.params.playouts };
-        let stop = Stop { limit, budget: within(budget, self.params.time) };
+        // The move drawn among those searched (`temperature`) needs every simulation.
+        let early = self.params.stop_early && self.params.temperature == 0.0;
+        let stop = Stop { limit, budget: within(budget, self.params.time), early };
         let result = self.search_monitored(game, color, stop, None, started, Ending::Without(own_dead));
         self.report = Some(SearchReport {
             network: false,

@@ -65,11 +65,13 @@ pub struct SearchResult {
 }
 
 /// When a search stops: after `limit` simulations or when `budget` is spent, whichever comes
-/// first.
+/// first — or, with `early`, as soon as the simulations left to `limit` could not make another
+/// move the most visited.
 #[derive(Clone, Copy, Debug)]
 struct Stop {
     limit: Limit,
     budget: Option<Budget>,
+    early: bool,
 }
 
 /// The analysis hook of a search: `report` every `interval`, stop when it says so.
@@ -149,7 +151,7 @@ impl Mcts {
 
     /// The stop of a search by its parameters alone: `playouts` simulations or `time`.
     fn configured_stop(&self) -> Stop {
-        Stop { limit: self.params.playouts, budget: within(None, self.params.time) }
+        Stop { limit: self.params.playouts, budget: within(None, self.params.time), early: false }
     }
 
     /// Searches like [`Mcts::search`] (within the configured simulations or time) and returns
@@ -258,7 +260,7 @@ impl Engine for Mcts {
         report: &mut dyn FnMut(&Analysis),
     ) -> bool {
         // Until the caller stops it.
-        let until_stopped = Stop { limit: Limit::Unlimited, budget: None };
+        let until_stopped = Stop { limit: Limit::Unlimited, budget: None, early: false };
         let mut monitor = Monitor { interval, last: Instant::now(), stop, report };
         self.search_monitored(game, color, until_stopped, Some(&mut monitor), Instant::now(), Ending::Judged);
         true

@@ -122,6 +122,8 @@ pub(super) struct Shared<'a> {
     pub(super) limit: u32,
     /// When the search stops for time: the move's budget, or a fixed `params.time`.
     pub(super) budget: Option<Budget>,
+    /// Stop once the simulations left to `limit` could not change the most visited move.
+    pub(super) early: bool,
     /// The last move of the game before the search, if a stone: the player's own previous
     /// move at the root's children.
     pub(super) last_move: Option<Point>,
@@ -164,6 +166,7 @@ impl<'a> Shared<'a> {
             table: Mutex::new(std::collections::HashMap::new()),
             limit: stop.limit.cap(),
             budget: stop.budget,
+            early: stop.early,
             last_move: crate::decide::recent_stones(game, color).0,
             stop: AtomicBool::new(false),
             goal: None,
@@ -205,6 +208,19 @@ pub(super) fn owner(board: &Board, p: Point) -> f32 {
     }
 }
 
+/// Whether the simulations left to the search's limit could not make another root move the
+/// most visited, even if every one of them went to the second (Pachi stops so on its clock).
+/// Never before `resign_after` simulations, which a search needs to resign.
+fn settled(shared: &Shared<'_>) -> bool {
+    let claimed = shared.claimed.load(Ordering::Relaxed);
+    if claimed < shared.params.resign_after {
+        return false;
+    }
+    let left = shared.limit.saturating_sub(claimed);
+    let ((first, _), (second, _)) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    first - second > left
+}
+
 impl Worker {
     /// Runs simulations until the shared budget of simulations or time is spent.
     pub(super) fn run(&mut self, shared: &Shared<'_>, mut monitor: Option<&mut Monitor<'_>>) {
@@ -235,6 +251,10 @@ impl Worker {
                     top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
                 })
             {
+                shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            if self.playouts.is_multiple_of(64) && shared.early && settled(shared) {
                 shared.stop.store(true, Ordering::Relaxed);
                 break;
             }

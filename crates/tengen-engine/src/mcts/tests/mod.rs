@@ -452,7 +452,7 @@ fn the_mercy_rule_ends_a_playout_once_the_capture_lead_is_large() {
     let play_out_with = |mercy: f32, seed: u64, allowed: bool| {
         let params =
             SearchParams { playout: PlayoutParams { mercy, ..PlayoutParams::default() }, ..SearchParams::default() };
-        let stop = Stop { limit: params.playouts, budget: None };
+        let stop = Stop { limit: params.playouts, budget: None, early: false };
         let shared =
             Shared::new(&params, &game, Color::Black, vec![Node::default()], stop, Some(Vec::new()), Instant::now());
         let mut worker = Worker::new(seed);
@@ -651,4 +651,36 @@ fn root_exploration_tries_a_move_whose_amaf_rate_is_poor_at_the_root_alone() {
     assert_eq!(select(&nodes, &params, 0), 1);
     // Below the root, `exploration` (0 by default) rules.
     assert_eq!(select(&nodes, &params, 3), 2);
+}
+
+#[test]
+fn a_settled_move_stops_before_its_simulations_limit() {
+    // Taking the three stones at C3 wins everything: soon no simulations left could make
+    // another move the most visited. Without `stop_early`, every simulation runs.
+    let setup = Setup {
+        rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() },
+        ..Setup::from_ascii(
+            "
+            . X . . .
+            X O X . .
+            X O . . .
+            X O X . .
+            . X . . .",
+        )
+        .unwrap()
+    };
+    let game = Game::try_from(setup).unwrap();
+    let run = |stop_early: bool| {
+        let params =
+            SearchParams { playouts: Limit::Simulations(20_000), stop_early, etiquette: false, ..SearchParams::default() };
+        let mut mcts = Mcts::new(params);
+        let decision = mcts.decide(&game, Color::Black, None);
+        (decision, mcts.last_search().unwrap().simulations)
+    };
+    let (early, simulations) = run(true);
+    assert_eq!(early, Decision::Play(Move::Play(at("C3"))));
+    assert!(simulations < 15_000, "{simulations}");
+    let (full, simulations) = run(false);
+    assert_eq!(full, early);
+    assert_eq!(simulations, 20_000);
 }
