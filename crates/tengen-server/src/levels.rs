@@ -16,10 +16,60 @@ pub struct Level {
     pub budget: String,
     /// The same in Chinese.
     pub budget_zh: String,
-    /// Its approximate strength (a rank), in English.
+    /// Its approximate strength on 9×9 (a rank), in English.
     pub strength: &'static str,
     /// The same in Chinese.
     pub strength_zh: &'static str,
+    /// Its strength on each board size the page offers (9, 13, 19): the playout search is far
+    /// weaker on large boards than on 9×9, so a rank holds for the size it was measured on.
+    pub strengths: Vec<SizeStrength>,
+}
+
+/// A level's strength on one board size, as measured there (or said not to be).
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct SizeStrength {
+    /// 9, 13 or 19.
+    pub size: u8,
+    /// In English: "about 11 kyu", or "not measured" (on this size).
+    pub strength: String,
+    /// The same in Chinese.
+    pub strength_zh: String,
+}
+
+/// The approximate kyu of each level on 19×19 (playout search, then the network's levels 6 to
+/// 10), from `scripts/level-match` games against GNU Go 3.8 level 10 (taken as 8 kyu, 100 Elo a
+/// rank) and between levels (docs/measurements.md, 2026-12-06); `None`: not measured there.
+const PLAYOUT_KYU_19X19: [Option<u32>; 10] = [None, None, None, None, Some(11), None, None, None, None, None];
+const NETWORK_KYU_19X19: [Option<u32>; 5] = [None, None, None, None, None];
+
+/// The sizes the page offers.
+const SIZES: [u8; 3] = [9, 13, 19];
+
+/// The measured kyu of a level on a board size, if it was measured there.
+fn kyu_on(level: u8, size: usize, network: bool) -> Option<u32> {
+    let i = usize::from(level).checked_sub(1)?;
+    match (size, network && SearchParams::network_level(level).is_some()) {
+        (9, false) => *PLAYOUT_KYU_9X9.get(i)?,
+        (19, false) => *PLAYOUT_KYU_19X19.get(i)?,
+        (19, true) => *NETWORK_KYU_19X19.get(i.checked_sub(5)?)?,
+        _ => None,
+    }
+}
+
+/// A level's strength on each of [`SIZES`]: the 9×9 table's words, a measured rank, or "not
+/// measured".
+fn strengths(level: u8, network: bool, nine: (&'static str, &'static str)) -> Vec<SizeStrength> {
+    SIZES
+        .iter()
+        .map(|&size| {
+            let (strength, strength_zh) = match (size, kyu_on(level, size.into(), network)) {
+                (9, _) => (nine.0.to_owned(), nine.1.to_owned()),
+                (_, Some(kyu)) => (format!("about {kyu} kyu"), format!("约 {kyu} 级")),
+                (_, None) => ("not measured".to_owned(), "未测".to_owned()),
+            };
+            SizeStrength { size, strength, strength_zh }
+        })
+        .collect()
 }
 
 /// The approximate rank of each level of the playout search and of the network search on
@@ -47,22 +97,20 @@ const PLAYOUT_KYU_9X9: [Option<u32>; 10] =
 /// (40 games a level against GNU Go), some 65 rating points at 6 kyu.
 const LEVEL_DEVIATION: f64 = 80.0;
 
+/// The deviation of a 19×19 level's rating: measured from 10 to 20 games, to about two ranks.
+const LEVEL_DEVIATION_19X19: f64 = 120.0;
+
 /// The fixed rating of a level as a rated opponent on a board size: the middle of its measured
-/// rank. `None` where its strength was not measured — on 13×13 and 19×19 for every level (the
-/// 9×9 table does not hold there), level 10, and the network's levels (6 to 10 on a server
-/// with a network, measured only as "3 kyu or stronger").
+/// rank. `None` where its strength was not measured on that size — 13×13 for every level (the
+/// 9×9 table does not hold on larger boards), on 19×19 the levels the tables above leave out,
+/// level 10, and on 9×9 the network's levels (6 to 10 on a server with a network, measured only
+/// as "3 kyu or stronger").
 #[must_use]
 pub fn computer_rating(level: u8, size: usize, network: bool) -> Option<crate::domain::rating::Glicko> {
-    if size != 9 || (network && SearchParams::network_level(level).is_some()) {
-        return None;
-    }
-    let kyu = (*PLAYOUT_KYU_9X9.get(usize::from(level).checked_sub(1)?)?)?;
+    let kyu = kyu_on(level, size, network)?;
+    let deviation = if size == 9 { LEVEL_DEVIATION } else { LEVEL_DEVIATION_19X19 };
     let rank = 30.5 - f64::from(kyu);
-    Some(crate::domain::rating::Glicko {
-        rating: crate::domain::rating::rating_of(rank),
-        deviation: LEVEL_DEVIATION,
-        volatility: 0.06,
-    })
+    Some(crate::domain::rating::Glicko { rating: crate::domain::rating::rating_of(rank), deviation, volatility: 0.06 })
 }
 const NETWORK_STRENGTH: [(&str, &str); 5] = [
     ("about 3 kyu or stronger", "约 3 级或更强"),
@@ -86,6 +134,7 @@ pub fn levels(network: bool) -> Vec<Level> {
                     budget_zh: format!("每手 {} 次网络评估", params.playouts),
                     strength: NETWORK_STRENGTH[i - 5].0,
                     strength_zh: NETWORK_STRENGTH[i - 5].1,
+                    strengths: strengths(level, true, NETWORK_STRENGTH[i - 5]),
                 },
                 None => {
                     let params = SearchParams::level(level);
@@ -105,6 +154,7 @@ pub fn levels(network: bool) -> Vec<Level> {
                         ),
                         strength: PLAYOUT_STRENGTH[i].0,
                         strength_zh: PLAYOUT_STRENGTH[i].1,
+                        strengths: strengths(level, false, PLAYOUT_STRENGTH[i]),
                     }
                 }
             }
@@ -126,9 +176,32 @@ mod tests {
             assert_eq!(format!("about {} kyu", label.trim_end_matches('k')), said, "level {level}");
         }
         assert_eq!(computer_rating(10, 9, false), None);
-        assert_eq!(computer_rating(5, 19, false), None);
+        assert_eq!(computer_rating(5, 19, false).map(|g| rank_label(&g)), Some("11k".to_owned()));
+        assert_eq!(computer_rating(2, 19, false), None);
         assert_eq!(computer_rating(5, 13, false), None);
         assert_eq!(computer_rating(7, 9, true), None, "the network's level 7 was not measured to a rank");
         assert!(computer_rating(5, 9, true).is_some(), "level 5 is the playout search on every server");
+    }
+
+    #[test]
+    fn each_level_says_its_strength_on_each_size() {
+        for network in [false, true] {
+            for level in levels(network) {
+                let sizes: Vec<u8> = level.strengths.iter().map(|s| s.size).collect();
+                assert_eq!(sizes, SIZES);
+                assert_eq!(level.strengths[0].strength, level.strength, "9×9 as before");
+                for s in &level.strengths[1..] {
+                    let rated = computer_rating(level.level, s.size.into(), network);
+                    let said = rated.map(|g| format!("about {} kyu", rank_label(&g).trim_end_matches('k')));
+                    assert_eq!(
+                        s.strength,
+                        said.unwrap_or("not measured".into()),
+                        "level {} on {}",
+                        level.level,
+                        s.size
+                    );
+                }
+            }
+        }
     }
 }

@@ -91,6 +91,7 @@ use utoipa::OpenApi;
         super::seats::NameRequest,
         crate::domain::Dispute,
         crate::levels::Level,
+        crate::levels::SizeStrength,
         super::reviews::ReviewRequest,
         crate::service::reviews::ReviewView,
         crate::service::reviews::ReviewedMove,

@@ -1,4 +1,8 @@
 // The page's two languages: the words (T), the server's refusals in Chinese, and `t`.
+
+// A level's strength on a board size (GET /api/levels: `strengths`), its 9×9 one failing that.
+const sized = (l, size) => (l.strengths ?? []).find((s) => s.size === size) ?? l;
+
 const T = {
   en: {
     new_game: 'New game', recent: 'Recent games', opponent: 'Opponent', computer: 'The computer', level: 'Level',
@@ -39,7 +43,7 @@ const T = {
     wins_time: (c) => `${c} wins on time (${c === 'Black' ? 'B' : 'W'}+T)`,
     wins_forfeit: (c) => `${c} wins: the opponent left (${c === 'Black' ? 'B' : 'W'}+F)`, void_result: 'no result: aborted (Void)',
     dispute: (alive, dead) => `The computer does not agree: it judges ${[alive.length ? `${alive.join(', ')} alive` : '', dead.length ? `${dead.join(', ')} dead` : ''].filter(Boolean).join(' and ')}. Its own marking is shown (the chains in question ringed: green alive, red dead): accept it, or resume play to settle the stones on the board.`,
-    level_info: (l) => l ? `${l.strength}; ${l.search === 'network' ? 'the network search' : 'the playout search'}, ${l.budget}` : '',
+    level_info: (l, size) => l ? `${size}×${size}: ${sized(l, size).strength}; ${l.search === 'network' ? 'the network search' : 'the playout search'}, ${l.budget}` : '',
     study: 'Review by the computer', review_start: 'Review the game', review_again: 'Review again',
     review_queued: 'Waiting for a worker…', review_running: (p) => `Reviewing: ${p}%`, review_failed: (e) => `The review failed: ${e}`,
     review_quick: 'First look: the network glances at every position…',
@@ -118,7 +122,7 @@ const T = {
     wins_resign: (c) => `${c}中盘胜 · ${c === '黑' ? 'B' : 'W'}+R`, wins_time: (c) => `${c}超时胜 · ${c === '黑' ? 'B' : 'W'}+T`,
     wins_forfeit: (c) => `${c}胜：对方离开 · ${c === '黑' ? 'B' : 'W'}+F`, void_result: '无胜负：对局取消',
     dispute: (alive, dead) => `电脑不同意：它判${[alive.length ? ` ${alive.join('、')} 为活棋` : '', dead.length ? ` ${dead.join('、')} 为死棋` : ''].filter(Boolean).join('，')}。现在显示的是电脑的判断（有争议的棋块已圈出：绿圈为活，红圈为死）：可以同意，或续弈，在棋盘上解决。`,
-    level_info: (l) => l ? `${l.strength_zh}；${l.search === 'network' ? '神经网络搜索' : '模拟搜索'}，${l.budget_zh}` : '',
+    level_info: (l, size) => l ? `${size} 路：${sized(l, size).strength_zh}；${l.search === 'network' ? '神经网络搜索' : '模拟搜索'}，${l.budget_zh}` : '',
     study: '电脑复盘', review_start: '请电脑复盘', review_again: '重新复盘', review_queued: '排队等待中…',
     review_running: (p) => `复盘中：${p}%`, review_failed: (e) => `复盘失败：${e}`,
     review_quick: '初览：神经网络先把每个局面看一遍…',

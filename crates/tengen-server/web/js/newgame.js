@@ -68,7 +68,8 @@ async function loadLevels() {
 
 export function showLevel() {
   const level = Number($('#new-form input[name=level]').value);
-  $('#level-info').textContent = t('level_info', S.levels.find((l) => l.level === level));
+  const size = Number($('#new-form input[name=size]:checked')?.value ?? 9);
+  $('#level-info').textContent = t('level_info', S.levels.find((l) => l.level === level), size);
 }
 
 // The line on the Chinese rules' defaults stands only while they are chosen.
@@ -98,6 +99,7 @@ export function init() {
   });
   $('#new-form input[name=name]').value = localStorage.getItem('tengen-name') || '';
   $('#new-form input[name=level]').addEventListener('input', showLevel);
+  for (const r of $('#new-form').querySelectorAll('input[name=size]')) r.addEventListener('change', showLevel);
   $('#new-form [name=rules]').addEventListener('change', showRulesLine);
   $('#new-form [name=komi]').addEventListener('input', showRulesLine);
   $('#new-form select[name=time]').addEventListener('change', showTimeFields);

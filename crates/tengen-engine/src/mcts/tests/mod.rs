@@ -671,8 +671,12 @@ fn a_settled_move_stops_before_its_simulations_limit() {
     };
     let game = Game::try_from(setup).unwrap();
     let run = |stop_early: bool| {
-        let params =
-            SearchParams { playouts: Limit::Simulations(20_000), stop_early, etiquette: false, ..SearchParams::default() };
+        let params = SearchParams {
+            playouts: Limit::Simulations(20_000),
+            stop_early,
+            etiquette: false,
+            ..SearchParams::default()
+        };
         let mut mcts = Mcts::new(params);
         let decision = mcts.decide(&game, Color::Black, None);
         (decision, mcts.last_search().unwrap().simulations)
