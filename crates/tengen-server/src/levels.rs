@@ -36,36 +36,73 @@ pub struct SizeStrength {
     pub strength_zh: String,
 }
 
-/// The approximate kyu of each level on 19×19 (playout search, then the network's levels 6 to
-/// 10), from `scripts/level-match` games against GNU Go 3.8 level 10 (taken as 8 kyu, 100 Elo a
-/// rank) and between levels (docs/measurements.md, 2026-12-06); `None`: not measured there.
-const PLAYOUT_KYU_19X19: [Option<u32>; 10] = [None, None, None, None, Some(11), None, None, None, None, None];
-const NETWORK_KYU_19X19: [Option<u32>; 5] = [None, None, None, None, None];
+/// How a measured rank reads: a level that won or lost every game of its pairings is only
+/// known to be at least as strong (weak) as the fit puts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    About,
+    OrStronger,
+    OrWeaker,
+}
+use Bound::{About, OrStronger, OrWeaker};
+
+/// The approximate kyu of each level on 19×19 (the playout search's ten, then the network's
+/// levels 6 to 10), from `scripts/level-match` games against GNU Go 3.8 level 10 (taken as 8
+/// kyu, 100 Elo a rank) and between levels (docs/measurements.md, 2026-12-06); `None`: not
+/// measured there.
+const PLAYOUT_KYU_19X19: [Option<(u32, Bound)>; 10] = [
+    None,
+    None,
+    Some((16, OrWeaker)),
+    Some((16, OrWeaker)),
+    Some((11, About)),
+    Some((10, About)),
+    Some((7, About)),
+    None,
+    None,
+    None,
+];
+const NETWORK_KYU_19X19: [Option<(u32, Bound)>; 5] = [Some((3, OrStronger)), None, None, None, None];
 
 /// The sizes the page offers.
 const SIZES: [u8; 3] = [9, 13, 19];
 
-/// The measured kyu of a level on a board size, if it was measured there.
-fn kyu_on(level: u8, size: usize, network: bool) -> Option<u32> {
+/// The measured rank of a level on a board size, if it was measured there.
+fn rank_on(level: u8, size: usize, network: bool) -> Option<(u32, Bound)> {
     let i = usize::from(level).checked_sub(1)?;
     match (size, network && SearchParams::network_level(level).is_some()) {
-        (9, false) => *PLAYOUT_KYU_9X9.get(i)?,
+        (9, false) => PLAYOUT_KYU_9X9.get(i)?.map(|kyu| (kyu, About)),
         (19, false) => *PLAYOUT_KYU_19X19.get(i)?,
         (19, true) => *NETWORK_KYU_19X19.get(i.checked_sub(5)?)?,
         _ => None,
     }
 }
 
-/// A level's strength on each of [`SIZES`]: the 9×9 table's words, a measured rank, or "not
-/// measured".
+/// The measured kyu of a level on a board size, if it was measured there.
+fn kyu_on(level: u8, size: usize, network: bool) -> Option<u32> {
+    rank_on(level, size, network).map(|(kyu, _)| kyu)
+}
+
+/// A level's strength on each of [`SIZES`]: the 9×9 table's words; elsewhere its measured rank,
+/// or where it was not measured how it stands to the nearest measured level of the same search
+/// (more simulations or evaluations are stronger), or "not measured".
 fn strengths(level: u8, network: bool, nine: (&'static str, &'static str)) -> Vec<SizeStrength> {
+    let search = |l: u8| SearchParams::network_level(l).is_some() && network;
+    let same = |l: u8| search(l) == search(level);
     SIZES
         .iter()
         .map(|&size| {
-            let (strength, strength_zh) = match (size, kyu_on(level, size.into(), network)) {
+            let measured = |l: u8| same(l) && rank_on(l, size.into(), network).is_some();
+            let (strength, strength_zh) = match (size, rank_on(level, size.into(), network)) {
                 (9, _) => (nine.0.to_owned(), nine.1.to_owned()),
-                (_, Some(kyu)) => (format!("about {kyu} kyu"), format!("约 {kyu} 级")),
-                (_, None) => ("not measured".to_owned(), "未测".to_owned()),
+                (_, Some((kyu, About))) => (format!("about {kyu} kyu"), format!("约 {kyu} 级")),
+                (_, Some((kyu, OrStronger))) => (format!("about {kyu} kyu or stronger"), format!("约 {kyu} 级或更强")),
+                (_, Some((kyu, OrWeaker))) => (format!("about {kyu} kyu or weaker"), format!("约 {kyu} 级或更弱")),
+                (_, None) => match ((1..level).rev().find(|&l| measured(l)), (level + 1..=10).find(|&l| measured(l))) {
+                    (Some(l), _) => (format!("stronger than level {l} (not measured)"), format!("强于级别 {l}（未测）")),
+                    (None, Some(l)) => (format!("weaker than level {l} (not measured)"), format!("弱于级别 {l}（未测）")),
+                    (None, None) => ("not measured".to_owned(), "未测".to_owned()),
+                },
             };
             SizeStrength { size, strength, strength_zh }
         })
@@ -193,8 +230,14 @@ mod tests {
                 for s in &level.strengths[1..] {
                     let rated = computer_rating(level.level, s.size.into(), network);
                     let said = rated.map(|g| format!("about {} kyu", rank_label(&g).trim_end_matches('k')));
+                    // A bound says its rank and which way it may be off.
+                    let strength = s.strength.trim_end_matches(" or stronger").trim_end_matches(" or weaker");
+                    if rated.is_none() && s.strength != "not measured" {
+                        assert!(s.strength.ends_with("(not measured)"), "{}", s.strength);
+                        continue;
+                    }
                     assert_eq!(
-                        s.strength,
+                        strength,
                         said.unwrap_or("not measured".into()),
                         "level {} on {}",
                         level.level,
@@ -203,5 +246,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn unmeasured_levels_are_placed_by_their_measured_neighbours() {
+        let on = |network: bool, level: u8, size: u8| {
+            let levels = levels(network);
+            let s = &levels[usize::from(level - 1)].strengths;
+            s.iter().find(|s| s.size == size).unwrap().strength.clone()
+        };
+        assert_eq!(on(false, 1, 19), "weaker than level 3 (not measured)");
+        assert_eq!(on(false, 8, 19), "stronger than level 7 (not measured)");
+        assert_eq!(on(false, 3, 19), "about 16 kyu or weaker");
+        assert_eq!(on(true, 6, 19), "about 3 kyu or stronger");
+        assert_eq!(on(true, 7, 19), "stronger than level 6 (not measured)");
+        // The network's levels follow the network's, the playout levels below them their own.
+        assert_eq!(on(true, 5, 19), "about 11 kyu");
+        assert_eq!(on(true, 5, 13), "not measured");
     }
 }
