@@ -99,8 +99,12 @@ fn strengths(level: u8, network: bool, nine: (&'static str, &'static str)) -> Ve
                 (_, Some((kyu, OrStronger))) => (format!("about {kyu} kyu or stronger"), format!("约 {kyu} 级或更强")),
                 (_, Some((kyu, OrWeaker))) => (format!("about {kyu} kyu or weaker"), format!("约 {kyu} 级或更弱")),
                 (_, None) => match ((1..level).rev().find(|&l| measured(l)), (level + 1..=10).find(|&l| measured(l))) {
-                    (Some(l), _) => (format!("stronger than level {l} (not measured)"), format!("强于级别 {l}（未测）")),
-                    (None, Some(l)) => (format!("weaker than level {l} (not measured)"), format!("弱于级别 {l}（未测）")),
+                    (Some(l), _) => {
+                        (format!("stronger than level {l} (not measured)"), format!("强于级别 {l}（未测）"))
+                    }
+                    (None, Some(l)) => {
+                        (format!("weaker than level {l} (not measured)"), format!("弱于级别 {l}（未测）"))
+                    }
                     (None, None) => ("not measured".to_owned(), "未测".to_owned()),
                 },
             };
@@ -236,13 +240,7 @@ mod tests {
                         assert!(s.strength.ends_with("(not measured)"), "{}", s.strength);
                         continue;
                     }
-                    assert_eq!(
-                        strength,
-                        said.unwrap_or("not measured".into()),
-                        "level {} on {}",
-                        level.level,
-                        s.size
-                    );
+                    assert_eq!(strength, said.unwrap_or("not measured".into()), "level {} on {}", level.level, s.size);
                 }
             }
         }
