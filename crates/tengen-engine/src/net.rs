@@ -173,6 +173,8 @@ struct Shared<'a> {
     stop: &'a AtomicBool,
     /// The searching player's stones judged dead, taken off when play ends in the tree.
     own_dead: &'a [Point],
+    /// Stop once the visits left could not change the most visited move (see [`settled`]).
+    early: bool,
 }
 
 impl NetSearch {
@@ -255,7 +257,7 @@ impl NetSearch {
         budget: Option<Budget>,
         stop: &AtomicBool,
         mut monitor: Option<(Duration, Report<'_>)>,
-        own_dead: &[Point],
+        (own_dead, early): (&[Point], bool),
     ) {
         let color = game.to_move();
         let nodes = self.reused_tree(game).unwrap_or_else(|| vec![Node::new(Move::Pass, !color, 1.0)]);
@@ -276,6 +278,7 @@ impl NetSearch {
             started,
             stop,
             own_dead,
+            early: early && !unlimited,
         };
         let threads = self.params.threads.max(1);
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
@@ -344,14 +347,14 @@ impl NetSearch {
     pub fn search(&mut self, game: &Game, budget: Option<Budget>) -> Analysis {
         assert_eq!(game.phase(), Phase::Playing, "a search needs a game in play");
         assert_eq!(game.rules().scoring, Scoring::Area, "the network's inputs encode area counting only");
-        self.search_counting(game, budget, &[])
+        self.search_counting(game, budget, &[], false)
     }
 
     /// [`NetSearch::search`] with the player's stones in `own_dead` taken off when play ends
-    /// in the tree.
-    fn search_counting(&mut self, game: &Game, budget: Option<Budget>, own_dead: &[Point]) -> Analysis {
+    /// in the tree, stopped `early` once settled (the move to play).
+    fn search_counting(&mut self, game: &Game, budget: Option<Budget>, own_dead: &[Point], early: bool) -> Analysis {
         let stop = AtomicBool::new(false);
-        self.run(game, budget, &stop, None, own_dead);
+        self.run(game, budget, &stop, None, (own_dead, early));
         self.analysis()
     }
 
@@ -483,6 +486,9 @@ fn worker(shared: &Shared<'_>, seed: u64) {
         {
             break;
         }
+        if shared.early && settled(shared) {
+            break;
+        }
         let exhausted = gather(shared, batch, &mut pending);
         if !pending.is_empty() {
             evaluate_pending(shared, &mut pending, &mut rng);
@@ -491,6 +497,16 @@ fn worker(shared: &Shared<'_>, seed: u64) {
             break;
         }
     }
+}
+
+/// Whether the visits left to the limit could not make another root move the most visited,
+/// even if every one went to the second, while the leader is no move to resign over (a
+/// resignation needs the search's full count: `resign_after`).
+fn settled(shared: &Shared<'_>) -> bool {
+    let left = shared.limit.saturating_sub(shared.claimed.load(Ordering::Relaxed));
+    let ((first, rate), (second, _)) =
+        top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0);
+    first - second > left && rate >= shared.params.resign_below
 }
 
 /// Descends `batch` times, or until the visits run out (then true): each leaf to evaluate is
@@ -688,7 +704,7 @@ impl Engine for NetSearch {
         report: &mut dyn FnMut(&Analysis),
     ) -> bool {
         let Some(game) = searchable(game, color) else { return false };
-        self.run(&game, None, stop, Some((interval, report)), &[]);
+        self.run(&game, None, stop, Some((interval, report)), (&[], false));
         true
     }
 
@@ -726,7 +742,8 @@ impl NetSearch {
         if !own_dead.is_empty() {
             self.clear();
         }
-        let analysis = self.search_counting(&game, budget, &own_dead);
+        let early = self.params.stop_early && self.params.temperature == 0.0;
+        let analysis = self.search_counting(&game, budget, &own_dead, early);
         if analysis.moves.is_empty() {
             return Decision::Play(Move::Pass);
         }

@@ -88,11 +88,13 @@ pub struct SearchParams {
     /// moves searched without a budget. Off: `playouts` caps every search (levels, and a
     /// fixed `--playouts` for tests).
     pub time_first: bool,
-    /// The playout search's move with a simulations limit (`playouts`) stops as soon as the simulations
-    /// left could not make another move the most visited (not where the move is drawn by
-    /// `temperature`, nor in analyses and reviews, which report every move's figures). The
-    /// move is the same; the time saved on clear moves lets a match at equal time give the
-    /// hard ones more. On by default; the network search runs every visit.
+    /// The search for a move with a simulations limit (`playouts`: the network's visits too)
+    /// stops as soon as the simulations left could not make another move the most visited
+    /// (not where the move is drawn by `temperature`, nor in analyses and reviews, which
+    /// report every move's figures; the playout search not before `resign_after`, the network
+    /// search not while the leader's win rate is below `resign_below`). The move is the same;
+    /// the time saved on clear moves lets a match at equal time give the hard ones more, and a
+    /// server more games. On by default.
     pub stop_early: bool,
     /// The seeds' etiquette: as Black, the first stone in its own upper-right corner
     /// ([`crate::etiquette::first_move`]). On by default.

@@ -367,3 +367,32 @@ fn network_levels_start_at_six() {
         (6..=10).map(|l| SearchParams::network_level(l).unwrap().playouts.simulations().unwrap()).collect();
     assert!(visits.windows(2).all(|w| w[0] < w[1]), "{visits:?}");
 }
+
+#[test]
+fn a_settled_move_stops_before_its_visits() {
+    // Taking the three stones at C3 wins everything: the visits left soon cannot make another
+    // move the most visited. Without `stop_early`, every visit runs.
+    let game = position(
+        "
+        . X . . .
+        X O X . .
+        X O . . .
+        X O X . .
+        . X . . .",
+        0.0,
+        Color::Black,
+    );
+    let run = |stop_early: bool| {
+        let params =
+            SearchParams { playouts: Limit::Simulations(200), stop_early, etiquette: false, ..SearchParams::network() };
+        let mut net = NetSearch::new(model(), params);
+        let decision = net.decide(&game, Color::Black, None);
+        (decision, net.last_search().unwrap().simulations)
+    };
+    let (early, visits) = run(true);
+    assert_eq!(early, Decision::Play(Move::Play(at("C3"))));
+    assert!(visits < 200, "{visits}");
+    let (full, visits) = run(false);
+    assert_eq!(full, early);
+    assert_eq!(visits, 200);
+}
