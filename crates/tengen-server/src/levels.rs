@@ -78,9 +78,13 @@ fn rank_on(level: u8, size: usize, network: bool) -> Option<(u32, Bound)> {
     }
 }
 
-/// The measured kyu of a level on a board size, if it was measured there.
+/// The measured kyu of a level on a board size, if it was measured there as a rank, not as a
+/// bound (a level that won or lost every game is not rated: its rating would be off one way).
 fn kyu_on(level: u8, size: usize, network: bool) -> Option<u32> {
-    rank_on(level, size, network).map(|(kyu, _)| kyu)
+    match rank_on(level, size, network)? {
+        (kyu, About) => Some(kyu),
+        _ => None,
+    }
 }
 
 /// A level's strength on each of [`SIZES`]: the 9×9 table's words; elsewhere its measured rank,
@@ -142,10 +146,10 @@ const LEVEL_DEVIATION: f64 = 80.0;
 const LEVEL_DEVIATION_19X19: f64 = 120.0;
 
 /// The fixed rating of a level as a rated opponent on a board size: the middle of its measured
-/// rank. `None` where its strength was not measured on that size — 13×13 for every level (the
-/// 9×9 table does not hold on larger boards), on 19×19 the levels the tables above leave out,
-/// level 10, and on 9×9 the network's levels (6 to 10 on a server with a network, measured only
-/// as "3 kyu or stronger").
+/// rank. `None` where its strength was not measured on that size as a rank — 13×13 for every
+/// level (the 9×9 table does not hold on larger boards), on 19×19 the levels the tables above
+/// leave out or give as bounds, level 10, and on 9×9 the network's levels (6 to 10 on a server
+/// with a network, measured only as "3 kyu or stronger").
 #[must_use]
 pub fn computer_rating(level: u8, size: usize, network: bool) -> Option<crate::domain::rating::Glicko> {
     let kyu = kyu_on(level, size, network)?;
@@ -219,6 +223,8 @@ mod tests {
         assert_eq!(computer_rating(10, 9, false), None);
         assert_eq!(computer_rating(5, 19, false).map(|g| rank_label(&g)), Some("11k".to_owned()));
         assert_eq!(computer_rating(2, 19, false), None);
+        assert_eq!(computer_rating(3, 19, false), None, "a bound (0 of 10 against level 5) is not rated");
+        assert_eq!(computer_rating(6, 19, true), None, "nor the network's level 6 (10 of 10)");
         assert_eq!(computer_rating(5, 13, false), None);
         assert_eq!(computer_rating(7, 9, true), None, "the network's level 7 was not measured to a rank");
         assert!(computer_rating(5, 9, true).is_some(), "level 5 is the playout search on every server");
@@ -234,13 +240,20 @@ mod tests {
                 for s in &level.strengths[1..] {
                     let rated = computer_rating(level.level, s.size.into(), network);
                     let said = rated.map(|g| format!("about {} kyu", rank_label(&g).trim_end_matches('k')));
-                    // A bound says its rank and which way it may be off.
-                    let strength = s.strength.trim_end_matches(" or stronger").trim_end_matches(" or weaker");
+                    // A bound says its rank and which way it may be off, and is not rated; a
+                    // level not measured is placed by its neighbours.
                     if rated.is_none() && s.strength != "not measured" {
-                        assert!(s.strength.ends_with("(not measured)"), "{}", s.strength);
+                        let placed = ["(not measured)", " kyu or stronger", " kyu or weaker"];
+                        assert!(placed.iter().any(|end| s.strength.ends_with(end)), "{}", s.strength);
                         continue;
                     }
-                    assert_eq!(strength, said.unwrap_or("not measured".into()), "level {} on {}", level.level, s.size);
+                    assert_eq!(
+                        s.strength,
+                        said.unwrap_or("not measured".into()),
+                        "level {} on {}",
+                        level.level,
+                        s.size
+                    );
                 }
             }
         }
