@@ -102,8 +102,14 @@ pub(crate) fn time_is_up(budget: Budget, elapsed: Duration, done: u32, top: impl
         return false;
     }
     let rate = f64::from(done) / elapsed.as_secs_f64();
-    let remaining = rate * (budget.target - elapsed).as_secs_f64();
-    f64::from(first.0.saturating_sub(second.0)) > remaining
+    out_of_reach(first, second, rate * (budget.target - elapsed).as_secs_f64())
+}
+
+/// Whether `left` more simulations, every one of them given to the second most visited move,
+/// could not make it the first: the choice is made (a search's time, or its count with
+/// [`SearchParams::stop_early`](crate::SearchParams::stop_early)).
+pub(crate) fn out_of_reach(first: Leader, second: Leader, left: f64) -> bool {
+    f64::from(first.0.saturating_sub(second.0)) > left
 }
 
 #[cfg(test)]

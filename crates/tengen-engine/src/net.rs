@@ -27,7 +27,7 @@ use tengen_core::{Color, Game, Move, Phase, Point, Rules, Scoring};
 use tengen_nn::{CachedModel, input_features, katago_index};
 
 use crate::arena::{ArenaNode, best_line, top_two};
-use crate::budget::{Budget, time_is_up, within};
+use crate::budget::{Budget, out_of_reach, time_is_up, within};
 use crate::decide::{Candidate, Manner, Position, choose, needs_dead};
 use crate::engine::{Analysis, Decision, Engine, MoveStats, SearchReport};
 use crate::net_eval::evaluate_games;
@@ -257,7 +257,8 @@ impl NetSearch {
         budget: Option<Budget>,
         stop: &AtomicBool,
         mut monitor: Option<(Duration, Report<'_>)>,
-        (own_dead, early): (&[Point], bool),
+        own_dead: &[Point],
+        early: bool,
     ) {
         let color = game.to_move();
         let nodes = self.reused_tree(game).unwrap_or_else(|| vec![Node::new(Move::Pass, !color, 1.0)]);
@@ -354,7 +355,7 @@ impl NetSearch {
     /// in the tree, stopped `early` once settled (the move to play).
     fn search_counting(&mut self, game: &Game, budget: Option<Budget>, own_dead: &[Point], early: bool) -> Analysis {
         let stop = AtomicBool::new(false);
-        self.run(game, budget, &stop, None, (own_dead, early));
+        self.run(game, budget, &stop, None, own_dead, early);
         self.analysis()
     }
 
@@ -499,14 +500,13 @@ fn worker(shared: &Shared<'_>, seed: u64) {
     }
 }
 
-/// Whether the visits left to the limit could not make another root move the most visited,
-/// even if every one went to the second, while the leader is no move to resign over (a
-/// resignation needs the search's full count: `resign_after`).
+/// Whether the visits left to the limit are out of reach of the choice ([`out_of_reach`]),
+/// while the leader is no move to resign over (a resignation needs the search's full count:
+/// `resign_after`).
 fn settled(shared: &Shared<'_>) -> bool {
-    let left = shared.limit.saturating_sub(shared.claimed.load(Ordering::Relaxed));
-    let ((first, rate), (second, _)) =
-        top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0);
-    first - second > left && rate >= shared.params.resign_below
+    let left = f64::from(shared.limit.saturating_sub(shared.claimed.load(Ordering::Relaxed)));
+    let (first, second) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0);
+    out_of_reach(first, second, left) && first.1 >= shared.params.resign_below
 }
 
 /// Descends `batch` times, or until the visits run out (then true): each leaf to evaluate is
@@ -704,7 +704,7 @@ impl Engine for NetSearch {
         report: &mut dyn FnMut(&Analysis),
     ) -> bool {
         let Some(game) = searchable(game, color) else { return false };
-        self.run(&game, None, stop, Some((interval, report)), (&[], false));
+        self.run(&game, None, stop, Some((interval, report)), &[], false);
         true
     }
 

@@ -14,7 +14,7 @@ use super::select::select;
 use super::tree::{Node, PASS, add_children, point, position_key, snapshot};
 use super::{Monitor, Stop};
 use crate::arena::top_two;
-use crate::budget::{Budget, time_is_up};
+use crate::budget::{Budget, out_of_reach, time_is_up};
 use crate::params::SearchParams;
 use crate::predictor::Tactics;
 use crate::shapes::ShapeTable;
@@ -208,17 +208,15 @@ pub(super) fn owner(board: &Board, p: Point) -> f32 {
     }
 }
 
-/// Whether the simulations left to the search's limit could not make another root move the
-/// most visited, even if every one of them went to the second (Pachi stops so on its clock).
-/// Never before `resign_after` simulations, which a search needs to resign.
+/// Whether the simulations left to the search's limit are out of reach of the choice
+/// ([`out_of_reach`]); never before `resign_after` simulations, which a search needs to resign.
 fn settled(shared: &Shared<'_>) -> bool {
     let claimed = shared.claimed.load(Ordering::Relaxed);
-    if claimed < shared.params.resign_after {
-        return false;
+    let left = f64::from(shared.limit.saturating_sub(claimed));
+    claimed >= shared.params.resign_after && {
+        let (first, second) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        out_of_reach(first, second, left)
     }
-    let left = shared.limit.saturating_sub(claimed);
-    let ((first, _), (second, _)) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-    first - second > left
 }
 
 impl Worker {

@@ -657,19 +657,7 @@ fn root_exploration_tries_a_move_whose_amaf_rate_is_poor_at_the_root_alone() {
 fn a_settled_move_stops_before_its_simulations_limit() {
     // Taking the three stones at C3 wins everything: soon no simulations left could make
     // another move the most visited. Without `stop_early`, every simulation runs.
-    let setup = Setup {
-        rules: Rules { komi: tengen_core::Komi::ZERO, ..Rules::chinese() },
-        ..Setup::from_ascii(
-            "
-            . X . . .
-            X O X . .
-            X O . . .
-            X O X . .
-            . X . . .",
-        )
-        .unwrap()
-    };
-    let game = Game::try_from(setup).unwrap();
+    let game = decisive_capture();
     let run = |stop_early: bool| {
         let params = SearchParams {
             playouts: Limit::Simulations(20_000),
