@@ -10,7 +10,9 @@
 //! 3. **two liberties**: after a move that leaves a chain next to it with
 //!    two liberties, its owner's opponent ataris the last move's chain when the atari is safe
 //!    and an extension would not give it three liberties, and the player lengthens an own
-//!    chain of two liberties to three or more;
+//!    chain of two liberties to three or more — and, with `races`, ataris an opposing chain of
+//!    two liberties that touches such an own chain (the counter-atari of a capturing race,
+//!    攻め合い: the side to move in a race of two against two wins it);
 //! 4. **nakade** (off by default): the middle of a three-point eye space next to `last`;
 //! 5. **patterns**: an empty point next to `last` whose 3 × 3 neighbourhood matches one of
 //!    MoGo's shapes (hane, cut, edge moves; [`PATTERNS`]) for the player — or, with learned
@@ -20,7 +22,8 @@
 //!    opponent's taken, the player's saved by extending to two or more liberties (not a
 //!    one-stone ko);
 //! 7. else a uniformly random legal move that fills no own eye and — with `avoid_self_atari`
-//!    — puts no chain of two or more stones into atari (a single stone may: throw-ins, nakade).
+//!    — puts no chain of two or more stones into atari (a single stone may: throw-ins, nakade;
+//!    with `lone_atari` only next to an opposing chain of two liberties or fewer).
 //!
 //! Each step can be switched off ([`Policy`]) so that matches can measure it.
 
@@ -52,6 +55,13 @@ pub struct Policy {
     pub two_liberties: bool,
     /// Take or save chains in atari anywhere on the board, before random moves.
     pub anywhere: bool,
+    /// With `two_liberties`: an own chain the last move left with two liberties ataris an
+    /// opposing chain of two liberties touching it (capturing races).
+    pub races: bool,
+    /// With `avoid_self_atari`: a random move puts a lone stone into atari only next to an
+    /// opposing chain of two liberties or fewer (a throw-in, nakade, ko or snapback), not
+    /// anywhere (a stone given away).
+    pub lone_atari: bool,
 }
 
 impl Policy {
@@ -65,6 +75,8 @@ impl Policy {
         nakade: false,
         two_liberties: false,
         anywhere: false,
+        races: false,
+        lone_atari: false,
     };
     /// The engine's default: capture, escape, two liberties, patterns and no big self-atari;
     /// ladder reading, nakade and the anywhere step scored lower in matches (docs/measurements.md).
@@ -77,6 +89,8 @@ impl Policy {
         nakade: false,
         two_liberties: true,
         anywhere: false,
+        races: false,
+        lone_atari: false,
     };
 }
 
@@ -98,6 +112,8 @@ impl std::fmt::Display for Policy {
             (self.nakade, "nakade"),
             (self.two_liberties, "two-liberties"),
             (self.anywhere, "anywhere"),
+            (self.races, "races"),
+            (self.lone_atari, "lone-atari"),
         ];
         let on: Vec<&str> = steps.iter().filter(|s| s.0).map(|s| s.1).collect();
         f.write_str(&on.join(","))
@@ -108,7 +124,8 @@ impl std::str::FromStr for Policy {
     type Err = String;
 
     /// `light`, `heavy`, or a comma-separated list of the steps `capture`, `escape`,
-    /// `patterns`, `self-atari`, `ladders`, `nakade`, `two-liberties`, `anywhere` (those on).
+    /// `patterns`, `self-atari`, `ladders`, `nakade`, `two-liberties`, `anywhere`, `races`,
+    /// `lone-atari` (those on), or `heavy,` followed by such steps (added to the heavy policy).
     fn from_str(s: &str) -> Result<Policy, String> {
         match s {
             "light" => return Ok(Policy::LIGHT),
@@ -118,6 +135,14 @@ impl std::str::FromStr for Policy {
         let mut policy = Policy::LIGHT;
         for step in s.split(',').map(str::trim) {
             match step {
+                "heavy" => {
+                    let Policy { capture, escape, patterns, avoid_self_atari, two_liberties, .. } = Policy::HEAVY;
+                    policy.capture |= capture;
+                    policy.escape |= escape;
+                    policy.patterns |= patterns;
+                    policy.avoid_self_atari |= avoid_self_atari;
+                    policy.two_liberties |= two_liberties;
+                }
                 "capture" => policy.capture = true,
                 "escape" => policy.escape = true,
                 "patterns" => policy.patterns = true,
@@ -126,10 +151,12 @@ impl std::str::FromStr for Policy {
                 "nakade" => policy.nakade = true,
                 "two-liberties" => policy.two_liberties = true,
                 "anywhere" => policy.anywhere = true,
+                "races" => policy.races = true,
+                "lone-atari" => policy.lone_atari = true,
                 other => {
                     return Err(format!(
                         "unknown playout policy step {other:?}: use light, heavy, or a list of capture, escape, \
-                         patterns, self-atari, ladders, nakade, two-liberties, anywhere"
+                         patterns, self-atari, ladders, nakade, two-liberties, anywhere, races, lone-atari (or heavy among them)"
                     ));
                 }
             }
@@ -407,7 +434,7 @@ impl Board {
                 return Some(p);
             }
             if policy.two_liberties {
-                self.two_liberty_moves(l, c, &mut urgent);
+                self.two_liberty_moves(l, c, policy.races, &mut urgent);
                 if let Some(p) = urgent.pick(rng) {
                     return Some(p);
                 }
@@ -447,7 +474,9 @@ impl Board {
                 return Some(p);
             }
         }
-        if policy.avoid_self_atari {
+        if policy.avoid_self_atari && policy.lone_atari {
+            self.random_move_where(c, rng, |p| !self.bad_self_atari_at(p, c))
+        } else if policy.avoid_self_atari {
             // A single stone may go into atari (throw-ins, nakade); two or more may not.
             self.random_move_where(c, rng, |p| !self.big_self_atari_at(p, c))
         } else {
@@ -601,8 +630,10 @@ impl Board {
     /// The two-liberty answers to the opponent's stone at `l`: an atari on its chain when
     /// that chain has two liberties, the atari is no self-atari and the chain's extension to
     /// the other liberty would not reach three liberties; and the liberties of own chains next
-    /// to `l` with two liberties that give them three or more.
-    fn two_liberty_moves(&self, l: usize, c: u8, out: &mut Candidates) {
+    /// to `l` with two liberties that give them three or more — and, with `races`, ataris on
+    /// opposing chains of two liberties touching such an own chain, where the atari leaves the
+    /// stone played two liberties or more and the chain could not escape to three.
+    fn two_liberty_moves(&self, l: usize, c: u8, races: bool, out: &mut Candidates) {
         let o = c ^ 1;
         let mut libs = [0u16; 5];
         if self.libs_upto(l, 2, 0, &mut libs) == 2 {
@@ -628,6 +659,51 @@ impl Board {
                 if self.playable_at(x, c) && self.liberties_after(x, c, 2).0 >= 3 {
                     out.push(x);
                 }
+            }
+            if races {
+                self.counter_ataris(e, c, out);
+            }
+        }
+    }
+
+    /// Ataris on the opposing chains of two liberties that touch `c`'s chain through `e` (the
+    /// first eight such chains): on either liberty, when the stone played keeps two liberties
+    /// or more and the chain's extension to the other would not reach three.
+    fn counter_ataris(&self, e: usize, c: u8, out: &mut Candidates) {
+        let o = c ^ 1;
+        let h = self.head_at(e) as usize;
+        let mut looked = [0u16; 8];
+        let mut k = 0;
+        let mut s = h;
+        loop {
+            for d in NEIGHBOURS {
+                let n = (s as isize + d) as usize;
+                if self.cell(n) != o {
+                    continue;
+                }
+                let g = self.head_at(n);
+                if looked[..k].contains(&g) || k == looked.len() {
+                    continue;
+                }
+                looked[k] = g;
+                k += 1;
+                let mut libs = [0u16; 5];
+                if self.libs_upto(n, 2, 0, &mut libs) != 2 {
+                    continue;
+                }
+                let (a, b) = (libs[0] as usize, libs[1] as usize);
+                for (x, y) in [(a, b), (b, a)] {
+                    if self.playable_at(x, c)
+                        && self.liberties_after(x, c, 1).0 >= 2
+                        && self.liberties_after(y, o, 3).0 <= 3
+                    {
+                        out.push(x);
+                    }
+                }
+            }
+            s = self.next_stone(s);
+            if s == h {
+                break;
             }
         }
     }
@@ -723,12 +799,23 @@ mod tests {
 
     #[test]
     fn policies_read_and_write_their_names() {
-        for text in ["light", "heavy", "capture", "escape,ladders", "capture,escape,patterns,self-atari,ladders"] {
+        for text in [
+            "light",
+            "heavy",
+            "capture",
+            "escape,ladders",
+            "capture,escape,patterns,self-atari,ladders",
+            "two-liberties,races",
+        ] {
             let policy: Policy = text.parse().unwrap();
             assert_eq!(policy.to_string(), text);
         }
         assert_eq!("capture,escape,patterns,self-atari,two-liberties".parse::<Policy>().unwrap(), Policy::HEAVY);
-        assert_eq!("heavy,ladders".parse::<Policy>().map_err(|e| e.contains("heavy")), Err(true));
+        // `heavy` among the steps adds them to the heavy policy.
+        let more: Policy = "heavy,races".parse().unwrap();
+        assert_eq!(more, Policy { races: true, ..Policy::HEAVY });
+        assert_eq!(more.to_string(), "capture,escape,patterns,self-atari,two-liberties,races");
+        assert_eq!("races,heavy".parse::<Policy>().unwrap(), more);
         let err = "capture,tesuji".parse::<Policy>().unwrap_err();
         assert!(err.contains("\"tesuji\"") && err.contains("nakade"), "{err}");
     }
@@ -870,6 +957,29 @@ mod tests {
         // and A1: Black's A4 ataris it, and White's extension to A1 has only B1 besides.
         let got = answers(&g, Color::Black, "A3", Policy { escape: false, capture: false, ..policy });
         assert_eq!(got, ["A4".to_string(), "B1".to_string(), "B4".to_string()].into());
+    }
+
+    #[test]
+    fn races_atari_an_opposing_chain_of_two_liberties_touching_an_own_one() {
+        let g = game(
+            "
+            . . . . . . .
+            . . . . . . .
+            O O O O . . .
+            X X X O . . .
+            O O X O . . .
+            . O X O . . .
+            . . X . . . .",
+        );
+        // White just played D2. Black's wall A4-C1 has two liberties, B1 and D1, and cannot
+        // lengthen to three; White's A3-B3-B2 inside it has two, A2 and B1. Black to move
+        // wins the race with B1 (atari; the wall keeps D1 and A1), not A2 (a stone of one
+        // liberty).
+        let policy = Policy { capture: false, escape: false, patterns: false, races: true, ..Policy::HEAVY };
+        assert_eq!(answers(&g, Color::Black, "D2", policy), ["B1".to_string()].into());
+        // Without the step the two-liberty rule has nothing here: random answers.
+        let off = Policy { races: false, ..policy };
+        assert!(answers(&g, Color::Black, "D2", off).len() > 5);
     }
 
     #[test]
@@ -1029,6 +1139,50 @@ mod tests {
             }
         }
         assert!(checked > 2_000);
+    }
+
+    #[test]
+    fn with_lone_atari_random_moves_give_no_stone_away() {
+        let policy = Policy { lone_atari: true, ..Policy::HEAVY };
+        // A self-atari of a lone stone that `lone_atari` allows: next to an opposing chain of
+        // two liberties or fewer.
+        let allowed = |board: &Board, q: Point, c: Color| match board.self_atari(q, c) {
+            None => true,
+            Some(1) => board.neighbours(q).any(|n| board.get(n) == Some(!c) && board.liberties(n) <= 2),
+            Some(_) => false,
+        };
+        let mut rng = SmallRng::seed_from_u64(5);
+        let (mut checked, mut lone) = (0, 0);
+        for _ in 0..40 {
+            let mut board = Board::new(9).unwrap();
+            let mut color = Color::Black;
+            let mut passes = 0;
+            for _ in 0..300 {
+                match board.policy_move(color, None, &policy, &mut rng) {
+                    Some(p) => {
+                        assert!(board.is_legal(p, color) && !board.is_eye(p, color));
+                        assert!(allowed(&board, p, color), "{p} in\n{board}");
+                        lone += usize::from(board.self_atari(p, color).is_some());
+                        board.play_unchecked(p, color);
+                        checked += 1;
+                        passes = 0;
+                    }
+                    None => {
+                        for q in board.empty_points() {
+                            assert!(!board.is_legal(q, color) || board.is_eye(q, color) || !allowed(&board, q, color));
+                        }
+                        board.pass();
+                        passes += 1;
+                        if passes == 2 {
+                            break;
+                        }
+                    }
+                }
+                color = !color;
+            }
+        }
+        // Throw-ins, kos and the like still happen.
+        assert!(checked > 2_000 && lone > 0, "{checked} {lone}");
     }
 
     #[test]

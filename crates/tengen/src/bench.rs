@@ -100,7 +100,7 @@ pub struct SearchArgs {
     /// Threads of the search, sharing one tree.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Playout policy: heavy, light, or a list of capture, escape, patterns, self-atari, ladders, nakade, two-liberties, anywhere.
+    /// Playout policy: heavy, light, or a list of capture, escape, patterns, self-atari, ladders, nakade, two-liberties, anywhere, races, lone-atari (with heavy: added to it).
     #[arg(long, default_value = "heavy")]
     policy: tengen_core::Policy,
 }

@@ -64,7 +64,7 @@ pub struct GtpArgs {
 #[derive(Args)]
 pub struct Tuning {
     /// Playout policy: heavy (the default), light (uniform random moves), or a list of the
-    /// steps capture, escape, patterns, self-atari, ladders, nakade, two-liberties, anywhere — for measuring each.
+    /// steps capture, escape, patterns, self-atari, ladders, nakade, two-liberties, anywhere, races, lone-atari (with heavy: added to it) — for measuring each.
     #[arg(long, default_value = "heavy")]
     policy: tengen_core::Policy,
     /// Start new tree nodes without prior knowledge (for measuring what the priors bring).

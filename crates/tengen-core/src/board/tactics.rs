@@ -130,6 +130,32 @@ impl Board {
         own && self.liberties_after(p, c, 1).0 < 2
     }
 
+    /// Whether `c` on the empty point `p` would be a self-atari the playouts do not play:
+    /// one of two or more stones ([`Board::big_self_atari_at`]), or a lone stone that takes no
+    /// liberty from an opposing chain of two liberties or fewer — a stone given away, where one
+    /// next to such a chain may be a throw-in, a nakade, a ko or a snapback.
+    #[inline]
+    pub(crate) fn bad_self_atari_at(&self, p: usize, c: u8) -> bool {
+        if (self.nbr[p] >> 8) & 15 >= 2 {
+            return false;
+        }
+        let (libs, size) = self.liberties_after(p, c, 1);
+        if libs >= 2 {
+            return false;
+        }
+        if size >= 2 {
+            return true;
+        }
+        let mut buf = [0u16; 5];
+        for d in NEIGHBOURS {
+            let e = (p as isize + d) as usize;
+            if self.cells[e] == c ^ 1 && self.libs_upto(e, 2, 0, &mut buf) <= 2 {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The liberties (up to `max` + 1, at most 3, meaning "more") that the chain of a stone
     /// of colour `c` on the empty point `p` would have, and the stones in it. A capture of
     /// two or more stones counts as `max` + 1 liberties; of one stone, as its point.
@@ -294,6 +320,59 @@ impl Board {
 mod tests {
     use crate::Color;
     use crate::test_support::{at, board};
+
+    #[test]
+    fn a_lone_stone_into_atari_is_bad_unless_it_touches_a_short_chain() {
+        let black = Color::Black as u8;
+        // White's ring has three liberties, B4, C4 and E5: Black's C4 is a stone given away.
+        let b = board(
+            "
+            O O O O .
+            O . . O X
+            O O O O X
+            X X X X X
+            . . . . .",
+        );
+        assert!(b.bad_self_atari_at(at("C4").index(), black));
+        // Two empty neighbours, or one and a liberty joined: no self-atari.
+        assert!(!b.bad_self_atari_at(at("B1").index(), black));
+        // With E5 Black's, the ring has two, B4 and C4: C4 ataris it (the eye's vital point).
+        let b = board(
+            "
+            O O O O X
+            O . . O X
+            O O O O X
+            X X X X X
+            . . . . .",
+        );
+        assert!(!b.bad_self_atari_at(at("C4").index(), black));
+        // Over random positions: every big self-atari is bad, and every bad one a self-atari.
+        use rand::SeedableRng;
+        let (mut big, mut lone) = (0, 0);
+        for seed in 0..20 {
+            let mut b = super::Board::new(9).unwrap();
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let mut color = Color::Black;
+            for _ in 0..120 {
+                for p in b.points().filter(|&p| b.is_empty(p)) {
+                    for c in [0u8, 1] {
+                        let bad = b.bad_self_atari_at(p.index(), c);
+                        if b.big_self_atari_at(p.index(), c) {
+                            assert!(bad);
+                            big += 1;
+                        } else if bad {
+                            assert_eq!(b.self_atari_at(p.index(), c), Some(1));
+                            lone += 1;
+                        }
+                    }
+                }
+                let Some(p) = b.random_playout_move(color, &mut rng) else { break };
+                b.play(p, color).unwrap();
+                color = color.opponent();
+            }
+        }
+        assert!(big > 0 && lone > 0, "{big} {lone}");
+    }
 
     /// `liberties_after` by playing the move on a copy: the liberties of the new stone's
     /// chain, capped at `max + 1`, with a capture of two or more stones counting as `max + 1`.
