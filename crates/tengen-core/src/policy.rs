@@ -418,8 +418,25 @@ impl Board {
         shapes: Option<(&ShapeWeights, f32)>,
         rng: &mut R,
     ) -> Option<Point> {
+        self.policy_move_replying(color, last, policy, shapes, || None, rng)
+    }
+
+    /// [`Board::policy_move_shaped`] with `reply` (a move proposed from elsewhere: the
+    /// engine's last good replies) tried after the capture and escape steps and before the
+    /// others.
+    #[inline]
+    pub fn policy_move_replying<R: RngCore + ?Sized>(
+        &self,
+        color: Color,
+        last: Option<Point>,
+        policy: &Policy,
+        shapes: Option<(&ShapeWeights, f32)>,
+        reply: impl FnOnce() -> Option<Point>,
+        rng: &mut R,
+    ) -> Option<Point> {
         let c = color as u8;
-        if let Some(l) = last.map(Point::index).filter(|&l| self.cell(l) == c ^ 1) {
+        let last = last.map(Point::index).filter(|&l| self.cell(l) == c ^ 1);
+        if let Some(l) = last {
             let mut urgent = Candidates::new();
             if policy.capture
                 && let Some(lib) = self.atari_at(l)
@@ -433,6 +450,12 @@ impl Board {
             if let Some(p) = urgent.pick(rng) {
                 return Some(p);
             }
+        }
+        if let Some(p) = reply() {
+            return Some(p);
+        }
+        if let Some(l) = last {
+            let mut urgent = Candidates::new();
             if policy.two_liberties {
                 self.two_liberty_moves(l, c, policy.races, &mut urgent);
                 if let Some(p) = urgent.pick(rng) {
@@ -905,6 +928,49 @@ mod tests {
             . . . . .",
         );
         assert!(answers(&g, Color::Black, "E3", policy).len() > 1);
+    }
+
+    #[test]
+    fn a_reply_comes_after_captures_and_escapes_and_before_the_rest() {
+        let policy = Policy { patterns: false, ..Policy::HEAVY };
+        let replying = |g: &Game, last: &str, reply: &str| {
+            let mut rng = SmallRng::seed_from_u64(7);
+            (0..50)
+                .filter_map(|_| {
+                    g.board().policy_move_replying(
+                        Color::Black,
+                        Some(at(last)),
+                        &policy,
+                        None,
+                        || Some(at(reply)),
+                        &mut rng,
+                    )
+                })
+                .map(|p| p.to_string())
+                .collect::<std::collections::BTreeSet<_>>()
+        };
+        // White's D3 ataris Black's C3: the escapes (B2 takes B3, C2 extends) come first.
+        let g = game(
+            "
+            . . . . .
+            . X O . .
+            X O X O .
+            . . . . .
+            . . . . .",
+        );
+        assert_eq!(replying(&g, "D3", "E5"), ["B2".to_string(), "C2".to_string()].into());
+        // Nothing urgent after White's E5: the reply, every time, over the two-liberty step.
+        let g = game(
+            "
+            . . . . O
+            . X O . .
+            . . X . .
+            . . . . .
+            . . . . .",
+        );
+        assert_eq!(replying(&g, "E5", "A1"), ["A1".to_string()].into());
+        // Without one, the two-liberty step's ataris of E5.
+        assert_eq!(answers(&g, Color::Black, "E5", policy), ["D5".to_string(), "E4".to_string()].into());
     }
 
     #[test]

@@ -157,6 +157,10 @@ pub struct PlayoutParams {
     /// (the player's own and the opponent's answer: LGRF-2), tried before the reply to the last
     /// move alone. On by default (docs/measurements.md).
     pub last_good_reply_2: bool,
+    /// With [`PlayoutParams::last_good_reply`], the policy's capture and escape steps come
+    /// before the remembered reply (which is then tried before the other steps) rather than
+    /// after it. Off by default (docs/measurements.md).
+    pub urgent_first: bool,
     /// Above 0, the playouts' shape step draws among the points next to the last move by
     /// their learned shapes ([`ShapeTable::playout_weights`](crate::shapes::ShapeTable::playout_weights)) instead of MoGo's: each with
     /// weight this × its shape's odds, against 1 for each empty point. 0: MoGo's shapes.
@@ -319,6 +323,7 @@ impl Default for PlayoutParams {
             predictor_prior: 0.0,
             last_good_reply: true,
             last_good_reply_2: true,
+            urgent_first: false,
             playout_shapes: 100.0,
             status_policy: Policy::LIGHT,
             status_simulations: 10_000,

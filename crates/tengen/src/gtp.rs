@@ -111,6 +111,10 @@ pub struct Tuning {
     /// Playouts without the replies to the last two moves (LGRF-2; tuning; see `SearchParams`).
     #[arg(long)]
     no_last_good_reply_2: bool,
+    /// Playouts try the policy's captures and escapes before the last good reply (tuning; see
+    /// `SearchParams`).
+    #[arg(long)]
+    urgent_first: bool,
     /// Playouts draw their shape moves by learned shapes, with this bonus for a point next to
     /// the last move; 0 for MoGo's shapes (tuning; see `SearchParams`).
     #[arg(long)]
@@ -162,6 +166,7 @@ impl Tuning {
             predictor_prior: self.predictor_prior.unwrap_or(playout.predictor_prior).max(0.0),
             last_good_reply: playout.last_good_reply && !self.no_last_good_reply,
             last_good_reply_2: playout.last_good_reply_2 && !self.no_last_good_reply_2,
+            urgent_first: playout.urgent_first || self.urgent_first,
             playout_shapes: self.playout_shapes.unwrap_or(playout.playout_shapes).max(0.0),
             status_policy: self.status_policy.unwrap_or(playout.status_policy),
             status_simulations: self.status_simulations.unwrap_or(playout.status_simulations),

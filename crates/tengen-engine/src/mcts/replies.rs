@@ -2,7 +2,7 @@
 
 use super::tree::{PASS, point};
 use super::worker::Worker;
-use tengen_core::{Color, Point};
+use tengen_core::{Board, Color, Point};
 
 /// Where [`Worker::replies`] keeps the reply of `player` (0 Black, 1 White) to the opponent's
 /// move at point index `previous`.
@@ -25,25 +25,45 @@ pub(super) fn reply_slot_2(player: u8, own: u16, previous: u16) -> usize {
     (usize::from(player) * Point::TABLE_SIZE + usize::from(own)) * Point::TABLE_SIZE + usize::from(previous)
 }
 
+/// The remembered reply `r` (a point index, 0 for none) if `player` can play it on `board` as
+/// the policy's random moves can ([`Board::is_playout_move`]).
+pub(super) fn playable(board: &Board, r: u16, player: Color) -> Option<Point> {
+    (r != 0 && board.is_playout_move(point(r), player)).then(|| point(r))
+}
+
+/// The reply a playout tries for `player` after the opponent's move at `last` (and its own at
+/// `own` before it, with `replies_2` non-empty: LGRF-2 first), if it can be played.
+pub(super) fn remembered_reply(
+    board: &Board,
+    (replies, replies_2): (&[u16], &[u16]),
+    own: Option<Point>,
+    last: Point,
+    player: Color,
+) -> Option<Point> {
+    let c = player.index() as u8;
+    own.filter(|_| !replies_2.is_empty())
+        .and_then(|o| playable(board, replies_2[reply_slot_2(c, o.index() as u16, last.index() as u16)], player))
+        .or_else(|| playable(board, replies[reply_slot(c, last.index() as u16)], player))
+}
+
 impl Worker {
     /// The remembered reply of `player` to the opponent's move at `last`, if it can be played
     /// as the policy's random moves can (no own eye filled, no two stones put into atari).
+    #[cfg(test)]
     pub(super) fn good_reply(&self, last: Point, player: Color) -> Option<Point> {
         self.playable_reply(self.replies[reply_slot(player.index() as u8, last.index() as u16)], player)
     }
 
     /// The remembered reply `r` (a point index, 0 for none) if `player` can play it as the
     /// policy's random moves can ([`Board::is_playout_move`]).
+    #[cfg(test)]
     pub(super) fn playable_reply(&self, r: u16, player: Color) -> Option<Point> {
-        if r == 0 {
-            return None;
-        }
-        let p = point(r);
-        self.board.is_playout_move(p, player).then_some(p)
+        playable(&self.board, r, player)
     }
 
     /// The remembered reply of `player` to its own move at `own` and the opponent's at `last`
     /// (LGRF-2), if it can be played (as [`Worker::good_reply`]).
+    #[cfg(test)]
     pub(super) fn good_reply_2(&self, own: Point, last: Point, player: Color) -> Option<Point> {
         let slot = reply_slot_2(player.index() as u8, own.index() as u16, last.index() as u16);
         self.playable_reply(self.replies_2[slot], player)

@@ -10,6 +10,7 @@ use rand::rngs::SmallRng;
 use tengen_core::{Board, Color, Game, Move, Point};
 
 use super::priors::{candidate_moves, expansion_priors};
+use super::replies::remembered_reply;
 use super::select::select;
 use super::tree::{Node, PASS, add_children, point, position_key, snapshot};
 use super::{Monitor, Stop};
@@ -447,18 +448,18 @@ impl Worker {
             self.replies_2 = vec![0; 2 * Point::TABLE_SIZE * Point::TABLE_SIZE];
         }
         while p < 2 && turns < shared.max_moves {
-            let reply = if params.playout.last_good_reply {
-                last.and_then(|l| {
-                    own.filter(|_| params.playout.last_good_reply_2)
-                        .and_then(|o| self.good_reply_2(o, l, to_play))
-                        .or_else(|| self.good_reply(l, to_play))
-                })
-            } else {
-                None
+            let (board, tables) = (&self.board, (&self.replies[..], &self.replies_2[..]));
+            let reply = || {
+                let l = last.filter(|_| params.playout.last_good_reply)?;
+                let tables = if params.playout.last_good_reply_2 { tables } else { (tables.0, &[][..]) };
+                remembered_reply(board, tables, own, l, to_play)
             };
-            let choice = reply.or_else(|| {
-                self.board.policy_move_shaped(to_play, last, &params.playout.policy, shapes, &mut self.rng)
-            });
+            let policy = &params.playout.policy;
+            let choice = if params.playout.urgent_first {
+                board.policy_move_replying(to_play, last, policy, shapes, reply, &mut self.rng)
+            } else {
+                reply().or_else(|| board.policy_move_shaped(to_play, last, policy, shapes, &mut self.rng))
+            };
             own = last;
             last = choice;
             match choice {
