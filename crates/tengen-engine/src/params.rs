@@ -115,6 +115,11 @@ pub struct PlayoutParams {
     /// without it a move whose AMAF rate is poor (one that only works played now, as the
     /// liberty to take in a capturing race) may never be tried however long the search runs.
     pub root_exploration: f32,
+    /// On 13 × 13 and larger, while a corner is empty in the opening, the root leaves out quiet
+    /// moves (no stone within two lines) off the empty corners' 3-3, 3-4 and 4-4 points:
+    /// corners first, as players open, however many simulations the search runs (the opening
+    /// priors alone are outweighed by a few thousand). On by default.
+    pub corners_first: bool,
     /// RAVE equivalence: the simulations `k` of the blend of a node's own win rate and its
     /// AMAF rate ([`PlayoutParams::rave_schedule`]).
     pub rave_equivalence: f32,
@@ -312,6 +317,7 @@ impl Default for PlayoutParams {
         PlayoutParams {
             exploration: 0.0,
             root_exploration: 0.0,
+            corners_first: true,
             rave_equivalence: 1000.0,
             rave_schedule: RaveSchedule::Equivalence,
             expand_after: 2,

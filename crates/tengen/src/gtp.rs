@@ -115,6 +115,10 @@ pub struct Tuning {
     /// `SearchParams`).
     #[arg(long)]
     urgent_first: bool,
+    /// On 13 × 13 and larger, let the root search quiet moves off the empty corners in the
+    /// opening too (tuning; see `SearchParams`).
+    #[arg(long)]
+    no_corners_first: bool,
     /// Playouts draw their shape moves by learned shapes, with this bonus for a point next to
     /// the last move; 0 for MoGo's shapes (tuning; see `SearchParams`).
     #[arg(long)]
@@ -167,6 +171,7 @@ impl Tuning {
             last_good_reply: playout.last_good_reply && !self.no_last_good_reply,
             last_good_reply_2: playout.last_good_reply_2 && !self.no_last_good_reply_2,
             urgent_first: playout.urgent_first || self.urgent_first,
+            corners_first: playout.corners_first && !self.no_corners_first,
             playout_shapes: self.playout_shapes.unwrap_or(playout.playout_shapes).max(0.0),
             status_policy: self.status_policy.unwrap_or(playout.status_policy),
             status_simulations: self.status_simulations.unwrap_or(playout.status_simulations),

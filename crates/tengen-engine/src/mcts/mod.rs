@@ -33,7 +33,7 @@ use crate::engine::{Analysis, Decision, Engine, SearchReport};
 use crate::params::{Limit, SearchParams};
 use priors::{candidate_moves, expansion_priors};
 use status::TERMINAL_STATUS_PLAYOUTS;
-use tree::{Node, add_children, snapshot, to_move};
+use tree::{Node, add_children, point, snapshot, to_move};
 use worker::{Shared, Worker};
 
 mod decide;
@@ -190,6 +190,9 @@ impl Mcts {
                 nodes.push(Node { player: color.opponent().index() as u8, ..Node::default() });
                 let mut moves = Vec::new();
                 candidate_moves(root_board, color, in_play.then_some(game), &mut moves);
+                if let Some(opening) = self.corners_first(root_board) {
+                    moves.retain(|&mv| !opening.holds_back(point(mv)));
+                }
                 let (mut tactics, mut priors) = (Vec::new(), Vec::new());
                 let recent = recent_stones(game, color);
                 expansion_priors(root_board, color, &moves, recent, &self.params, &mut tactics, &mut priors);

@@ -164,6 +164,21 @@ impl Opening {
         Some(side(p.col())? + 2 * side(p.row())?)
     }
 
+    /// Whether the root leaves `p` out ([`PlayoutParams::corners_first`](crate::PlayoutParams::corners_first)): while a corner is
+    /// empty, a quiet move (no stone within two lines) on any point but the 3-3, 3-4 and 4-4
+    /// points of the empty corners. A move near a stone — an approach, an answer, a fight —
+    /// stays whatever the corners.
+    pub(super) fn holds_back(&self, p: Point) -> bool {
+        self.empty_corner.iter().any(|&empty| empty) && !self.near[p.index()] && !self.empty_corner_point(p)
+    }
+
+    /// Whether `p` is the 3-3, 3-4 or 4-4 point of an empty corner.
+    fn empty_corner_point(&self, p: Point) -> bool {
+        let edge = |x: u8| x.min(self.size - 1 - x);
+        matches!((edge(p.col()), edge(p.row())), (2..=3, 2..=3))
+            && Opening::corner(self.size, p).is_some_and(|k| self.empty_corner[k])
+    }
+
     /// Adds the opening's knowledge of `p` through `add(simulations, rate)`.
     fn add_prior(&self, p: Point, add: &mut impl FnMut(f32, f32)) {
         let edge = |x: u8| x.min(self.size - 1 - x);
@@ -174,8 +189,7 @@ impl Opening {
             2 if quiet => add(20.0, 1.0),
             _ => {}
         }
-        let corner_point = matches!((across, up), (2..=3, 2..=3));
-        if corner_point && Opening::corner(self.size, p).is_some_and(|k| self.empty_corner[k]) {
+        if self.empty_corner_point(p) {
             add(30.0, 1.0);
         }
     }

@@ -4,6 +4,7 @@
 use tengen_core::{Board, Color, Game, Move, Point};
 
 use super::Mcts;
+use super::priors::Opening;
 use crate::arena::{ArenaNode, best_line};
 use crate::engine::{Analysis, MoveStats};
 
@@ -159,6 +160,12 @@ pub(super) fn add_children(nodes: &mut Vec<Node>, id: usize, player: Color, move
 }
 
 impl Mcts {
+    /// The opening whose quiet moves off the empty corners the root leaves out, with
+    /// [`PlayoutParams::corners_first`](crate::PlayoutParams::corners_first) on a large board in its opening.
+    pub(super) fn corners_first(&self, board: &Board) -> Option<Opening> {
+        self.params.playout.corners_first.then(|| Opening::of(board)).flatten()
+    }
+
     /// The subtree of the last search's tree for the position of `game`, when it was reached
     /// from the last root by moves the tree holds (and the root's children, if the game is in
     /// play, filtered by superko). `None`: start afresh.
@@ -198,8 +205,11 @@ impl Mcts {
         if to_play != color || board.hash() != game.board().hash() || !self.nodes[id].expanded {
             return None;
         }
+        let opening = self.corners_first(game.board());
         let nodes = compact(&self.nodes, id, |child| {
-            !in_play || child.mv == PASS || game.check(color, Move::Play(point(child.mv))).is_ok()
+            child.mv == PASS
+                || ((!in_play || game.check(color, Move::Play(point(child.mv))).is_ok())
+                    && opening.as_ref().is_none_or(|o| !o.holds_back(point(child.mv))))
         });
         (nodes[0].children > 0).then_some(nodes)
     }

@@ -588,6 +588,46 @@ fn a_large_boards_opening_starts_in_the_corners() {
 }
 
 #[test]
+fn a_large_boards_root_takes_the_empty_corners_first() {
+    let mut game = Game::new(19, Rules::chinese()).unwrap();
+    game.play(Move::Play(at("Q16"))).unwrap();
+    game.play(Move::Play(at("Q4"))).unwrap();
+    let root_moves = |engine: &Mcts| {
+        let root = engine.nodes[0];
+        engine.nodes[root.first_child as usize..][..root.children as usize].iter().map(|n| n.mv).collect::<Vec<u16>>()
+    };
+    let has = |moves: &[u16], v: &str| moves.contains(&(at(v).index() as u16));
+    let params = |corners_first: bool| {
+        let mut params = SearchParams { playouts: Limit::Simulations(300), seed: 1, ..SearchParams::default() };
+        params.playout.corners_first = corners_first;
+        params
+    };
+    let mut engine = Mcts::new(params(false));
+    engine.decide(&game, Color::Black, None);
+    let all = root_moves(&engine);
+    assert!(["K10", "C10", "G13", "F5", "D4", "R17"].iter().all(|v| has(&all, v)));
+    // A fresh root: the empty corners' points, moves near Q16 and Q4 and the pass stay; quiet
+    // moves elsewhere do not.
+    let mut fresh = Mcts::new(params(true));
+    fresh.decide(&game, Color::Black, None);
+    // The same tree kept from a search without the rule: its root is filtered as it is reused.
+    engine.params.playout.corners_first = true;
+    engine.decide(&game, Color::Black, None);
+    assert!(engine.report.as_ref().is_some_and(|r| r.kept > 0));
+    for kept in [root_moves(&fresh), root_moves(&engine)] {
+        assert!(["D4", "C16", "D17", "R3", "R17", "O3"].iter().all(|v| has(&kept, v)), "{kept:?}");
+        assert!(["K10", "C10", "G13", "F5", "K3"].iter().all(|v| !has(&kept, v)), "{kept:?}");
+        assert!(kept.contains(&PASS) && kept.len() + 250 < all.len(), "{} of {}", kept.len(), all.len());
+    }
+    // Once every corner holds a stone, everything is open again.
+    game.play(Move::Play(at("D4"))).unwrap();
+    game.play(Move::Play(at("D16"))).unwrap();
+    fresh.clear();
+    fresh.decide(&game, Color::Black, None);
+    assert!(has(&root_moves(&fresh), "K10"));
+}
+
+#[test]
 fn a_large_boards_opening_keeps_off_the_edges() {
     // Twelve moves of self-play on 19 × 19 at 1,500 simulations: no quiet move (no stone
     // within two lines) on the first or second line.
