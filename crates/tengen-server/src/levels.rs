@@ -64,6 +64,11 @@ const PLAYOUT_KYU_19X19: [Option<(u32, Bound)>; 10] = [
 ];
 const NETWORK_KYU_19X19: [Option<(u32, Bound)>; 5] = [Some((3, OrStronger)), None, None, None, None];
 
+/// The approximate kyu of the playout search's levels on 13×13, measured as on 19×19
+/// (docs/measurements.md, 2026-12-06 night); `None`: not measured there.
+const PLAYOUT_KYU_13X13: [Option<(u32, Bound)>; 10] =
+    [None, None, None, None, Some((9, About)), None, None, None, None, None];
+
 /// The sizes the page offers.
 const SIZES: [u8; 3] = [9, 13, 19];
 
@@ -72,6 +77,7 @@ fn rank_on(level: u8, size: usize, network: bool) -> Option<(u32, Bound)> {
     let i = usize::from(level).checked_sub(1)?;
     match (size, network && SearchParams::network_level(level).is_some()) {
         (9, false) => PLAYOUT_KYU_9X9.get(i)?.map(|kyu| (kyu, About)),
+        (13, false) => *PLAYOUT_KYU_13X13.get(i)?,
         (19, false) => *PLAYOUT_KYU_19X19.get(i)?,
         (19, true) => *NETWORK_KYU_19X19.get(i.checked_sub(5)?)?,
         _ => None,
@@ -142,18 +148,19 @@ const PLAYOUT_KYU_9X9: [Option<u32>; 10] =
 /// (40 games a level against GNU Go), some 65 rating points at 6 kyu.
 const LEVEL_DEVIATION: f64 = 80.0;
 
-/// The deviation of a 19×19 level's rating: measured from 10 to 20 games, to about two ranks.
-const LEVEL_DEVIATION_19X19: f64 = 120.0;
+/// The deviation of a 13×13 or 19×19 level's rating: measured from 10 to 30 games, to about
+/// two ranks.
+const LEVEL_DEVIATION_LARGE: f64 = 120.0;
 
 /// The fixed rating of a level as a rated opponent on a board size: the middle of its measured
-/// rank. `None` where its strength was not measured on that size as a rank — 13×13 for every
-/// level (the 9×9 table does not hold on larger boards), on 19×19 the levels the tables above
-/// leave out or give as bounds, level 10, and on 9×9 the network's levels (6 to 10 on a server
-/// with a network, measured only as "3 kyu or stronger").
+/// rank. `None` where its strength was not measured on that size as a rank (the 9×9 table does
+/// not hold on larger boards) — on 13×13 and 19×19 the levels the tables above leave out or
+/// give as bounds, level 10, and on 9×9 the network's levels (6 to 10 on a server with a
+/// network, measured only as "3 kyu or stronger").
 #[must_use]
 pub fn computer_rating(level: u8, size: usize, network: bool) -> Option<crate::domain::rating::Glicko> {
     let kyu = kyu_on(level, size, network)?;
-    let deviation = if size == 9 { LEVEL_DEVIATION } else { LEVEL_DEVIATION_19X19 };
+    let deviation = if size == 9 { LEVEL_DEVIATION } else { LEVEL_DEVIATION_LARGE };
     let rank = 30.5 - f64::from(kyu);
     Some(crate::domain::rating::Glicko { rating: crate::domain::rating::rating_of(rank), deviation, volatility: 0.06 })
 }
@@ -225,7 +232,8 @@ mod tests {
         assert_eq!(computer_rating(2, 19, false), None);
         assert_eq!(computer_rating(3, 19, false), None, "a bound (0 of 10 against level 5) is not rated");
         assert_eq!(computer_rating(6, 19, true), None, "nor the network's level 6 (10 of 10)");
-        assert_eq!(computer_rating(5, 13, false), None);
+        assert_eq!(computer_rating(5, 13, false).map(|g| rank_label(&g)), Some("9k".to_owned()));
+        assert_eq!(computer_rating(4, 13, false), None, "level 4 was not measured on 13×13");
         assert_eq!(computer_rating(7, 9, true), None, "the network's level 7 was not measured to a rank");
         assert!(computer_rating(5, 9, true).is_some(), "level 5 is the playout search on every server");
     }
@@ -273,6 +281,8 @@ mod tests {
         assert_eq!(on(true, 7, 19), "stronger than level 6 (not measured)");
         // The network's levels follow the network's, the playout levels below them their own.
         assert_eq!(on(true, 5, 19), "about 11 kyu");
-        assert_eq!(on(true, 5, 13), "not measured");
+        assert_eq!(on(true, 5, 13), "about 9 kyu");
+        assert_eq!(on(false, 4, 13), "weaker than level 5 (not measured)");
+        assert_eq!(on(true, 7, 13), "not measured", "no network level measured on 13×13");
     }
 }

@@ -353,13 +353,15 @@ async function settingsRematchAndMyGames(browser) {
   await page.goto(base + '/');
   await page.locator('input[name=level]').fill('8');
   await page.waitForFunction(() => /20000 simulations a move/.test(document.querySelector('#level-info')?.textContent));
-  // Each level's strength is said for the board chosen: measured on 9×9 and 19×19 apart.
+  // Each level's strength is said for the board chosen: measured on 9×9, 13×13 and 19×19 apart.
   check(/^9×9: about 4 kyu; /.test(await text(page, '#level-info')), `level 8 on 9×9: ${await text(page, '#level-info')}`);
   await page.locator('input[name=level]').fill('5');
   await page.locator('input[name=size][value="19"]').check();
   await page.waitForFunction(() => /^19×19: about 11 kyu; the playout search, 1000 simulations/.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=size][value="13"]').check();
-  await page.waitForFunction(() => /^13×13: not measured; /.test(document.querySelector('#level-info')?.textContent));
+  await page.waitForFunction(() => /^13×13: about 9 kyu; /.test(document.querySelector('#level-info')?.textContent));
+  await page.locator('input[name=level]').fill('4');
+  await page.waitForFunction(() => /^13×13: weaker than level 5 \(not measured\); /.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=level]').fill('2');
   await page.locator('input[name=size][value="19"]').check();
   await page.locator('input[name=color][value=black]').check();
