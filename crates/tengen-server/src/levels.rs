@@ -67,7 +67,7 @@ const NETWORK_KYU_19X19: [Option<(u32, Bound)>; 5] = [Some((3, OrStronger)), Non
 /// The approximate kyu of the playout search's levels on 13×13, measured as on 19×19
 /// (docs/measurements.md, 2026-12-06 night); `None`: not measured there.
 const PLAYOUT_KYU_13X13: [Option<(u32, Bound)>; 10] =
-    [None, None, None, None, Some((9, About)), None, None, None, None, None];
+    [None, None, None, None, Some((8, About)), Some((6, About)), Some((4, About)), None, None, None];
 
 /// The sizes the page offers.
 const SIZES: [u8; 3] = [9, 13, 19];
@@ -232,7 +232,8 @@ mod tests {
         assert_eq!(computer_rating(2, 19, false), None);
         assert_eq!(computer_rating(3, 19, false), None, "a bound (0 of 10 against level 5) is not rated");
         assert_eq!(computer_rating(6, 19, true), None, "nor the network's level 6 (10 of 10)");
-        assert_eq!(computer_rating(5, 13, false).map(|g| rank_label(&g)), Some("9k".to_owned()));
+        assert_eq!(computer_rating(5, 13, false).map(|g| rank_label(&g)), Some("8k".to_owned()));
+        assert_eq!(computer_rating(7, 13, false).map(|g| rank_label(&g)), Some("4k".to_owned()));
         assert_eq!(computer_rating(4, 13, false), None, "level 4 was not measured on 13×13");
         assert_eq!(computer_rating(7, 9, true), None, "the network's level 7 was not measured to a rank");
         assert!(computer_rating(5, 9, true).is_some(), "level 5 is the playout search on every server");
@@ -281,7 +282,8 @@ mod tests {
         assert_eq!(on(true, 7, 19), "stronger than level 6 (not measured)");
         // The network's levels follow the network's, the playout levels below them their own.
         assert_eq!(on(true, 5, 19), "about 11 kyu");
-        assert_eq!(on(true, 5, 13), "about 9 kyu");
+        assert_eq!(on(true, 5, 13), "about 8 kyu");
+        assert_eq!(on(false, 8, 13), "stronger than level 7 (not measured)");
         assert_eq!(on(false, 4, 13), "weaker than level 5 (not measured)");
         assert_eq!(on(true, 7, 13), "not measured", "no network level measured on 13×13");
     }

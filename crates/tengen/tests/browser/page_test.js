@@ -359,7 +359,7 @@ async function settingsRematchAndMyGames(browser) {
   await page.locator('input[name=size][value="19"]').check();
   await page.waitForFunction(() => /^19×19: about 11 kyu; the playout search, 1000 simulations/.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=size][value="13"]').check();
-  await page.waitForFunction(() => /^13×13: about 9 kyu; /.test(document.querySelector('#level-info')?.textContent));
+  await page.waitForFunction(() => /^13×13: about 8 kyu; /.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=level]').fill('4');
   await page.waitForFunction(() => /^13×13: weaker than level 5 \(not measured\); /.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=level]').fill('2');
