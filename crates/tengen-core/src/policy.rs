@@ -94,6 +94,38 @@ impl Policy {
     };
 }
 
+impl Policy {
+    /// The steps on in `self` or in `other`.
+    #[must_use]
+    pub fn with(self, other: Policy) -> Policy {
+        // Every field named, so that a new step cannot be left out.
+        let Policy {
+            capture,
+            escape,
+            patterns,
+            avoid_self_atari,
+            ladders,
+            nakade,
+            two_liberties,
+            anywhere,
+            races,
+            lone_atari,
+        } = other;
+        Policy {
+            capture: self.capture | capture,
+            escape: self.escape | escape,
+            patterns: self.patterns | patterns,
+            avoid_self_atari: self.avoid_self_atari | avoid_self_atari,
+            ladders: self.ladders | ladders,
+            nakade: self.nakade | nakade,
+            two_liberties: self.two_liberties | two_liberties,
+            anywhere: self.anywhere | anywhere,
+            races: self.races | races,
+            lone_atari: self.lone_atari | lone_atari,
+        }
+    }
+}
+
 impl std::fmt::Display for Policy {
     /// The form [`Policy::from_str`](std::str::FromStr) reads.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -135,14 +167,7 @@ impl std::str::FromStr for Policy {
         let mut policy = Policy::LIGHT;
         for step in s.split(',').map(str::trim) {
             match step {
-                "heavy" => {
-                    let Policy { capture, escape, patterns, avoid_self_atari, two_liberties, .. } = Policy::HEAVY;
-                    policy.capture |= capture;
-                    policy.escape |= escape;
-                    policy.patterns |= patterns;
-                    policy.avoid_self_atari |= avoid_self_atari;
-                    policy.two_liberties |= two_liberties;
-                }
+                "heavy" => policy = policy.with(Policy::HEAVY),
                 "capture" => policy.capture = true,
                 "escape" => policy.escape = true,
                 "patterns" => policy.patterns = true,
@@ -650,28 +675,12 @@ impl Board {
         }
     }
 
-    /// The two-liberty answers to the opponent's stone at `l`: an atari on its chain when
-    /// that chain has two liberties, the atari is no self-atari and the chain's extension to
-    /// the other liberty would not reach three liberties; and the liberties of own chains next
-    /// to `l` with two liberties that give them three or more — and, with `races`, ataris on
-    /// opposing chains of two liberties touching such an own chain, where the atari leaves the
-    /// stone played two liberties or more and the chain could not escape to three.
+    /// The two-liberty answers to the opponent's stone at `l`: the [safe ataris](Board::safe_ataris)
+    /// on its chain; the liberties of own chains next to `l` with two liberties that give them
+    /// three or more — and, with `races`, the safe ataris on the opposing chains touching such
+    /// an own chain.
     fn two_liberty_moves(&self, l: usize, c: u8, races: bool, out: &mut Candidates) {
-        let o = c ^ 1;
-        let mut libs = [0u16; 5];
-        if self.libs_upto(l, 2, 0, &mut libs) == 2 {
-            let (a, b) = (libs[0] as usize, libs[1] as usize);
-            for (x, y) in [(a, b), (b, a)] {
-                // After our stone at x the chain has y alone; extending there gives it the
-                // extension's liberties but x.
-                if self.playable_at(x, c)
-                    && self.liberties_after(x, c, 1).0 >= 2
-                    && self.liberties_after(y, o, 3).0 <= 3
-                {
-                    out.push(x);
-                }
-            }
-        }
+        self.safe_ataris(l, c, out);
         for e in self.chains_beside(l, c) {
             let mut own = [0u16; 5];
             if self.libs_upto(e, 2, 0, &mut own) != 2 {
@@ -684,16 +693,37 @@ impl Board {
                 }
             }
             if races {
-                self.counter_ataris(e, c, out);
+                self.for_each_opposing_chain(e, c, |n| self.safe_ataris(n, c, out));
             }
         }
     }
 
-    /// Ataris on the opposing chains of two liberties that touch `c`'s chain through `e` (the
-    /// first eight such chains): on either liberty, when the stone played keeps two liberties
-    /// or more and the chain's extension to the other would not reach three.
-    fn counter_ataris(&self, e: usize, c: u8, out: &mut Candidates) {
-        let o = c ^ 1;
+    /// The ataris `c` has on the opposing chain through `s` when it has two liberties: on
+    /// either one, when the stone played keeps two liberties or more and the chain's extension
+    /// to the other would not reach three.
+    fn safe_ataris(&self, s: usize, c: u8, out: &mut Candidates) {
+        let mut libs = [0u16; 5];
+        if self.libs_upto(s, 2, 0, &mut libs) != 2 {
+            return;
+        }
+        let (a, b) = (libs[0] as usize, libs[1] as usize);
+        for (x, y) in [(a, b), (b, a)] {
+            // After our stone at x the chain has y alone; extending there gives it the
+            // extension's liberties but x.
+            if self.playable_at(x, c)
+                && self.liberties_after(x, c, 1).0 >= 2
+                && self.liberties_after(y, c ^ 1, 3).0 <= 3
+            {
+                out.push(x);
+            }
+        }
+    }
+
+    /// Calls `visit` with a stone of each opposing chain touching `c`'s chain through `e`
+    /// (walking its stones), each chain once among the first eight (more is rare; a chain seen
+    /// again past them is visited again).
+    #[inline]
+    fn for_each_opposing_chain(&self, e: usize, c: u8, mut visit: impl FnMut(usize)) {
         let h = self.head_at(e) as usize;
         let mut looked = [0u16; 8];
         let mut k = 0;
@@ -701,28 +731,18 @@ impl Board {
         loop {
             for d in NEIGHBOURS {
                 let n = (s as isize + d) as usize;
-                if self.cell(n) != o {
+                if self.cell(n) != c ^ 1 {
                     continue;
                 }
-                let g = self.head_at(n);
-                if looked[..k].contains(&g) || k == looked.len() {
+                let o = self.head_at(n);
+                if looked[..k].contains(&o) {
                     continue;
                 }
-                looked[k] = g;
-                k += 1;
-                let mut libs = [0u16; 5];
-                if self.libs_upto(n, 2, 0, &mut libs) != 2 {
-                    continue;
+                if k < looked.len() {
+                    looked[k] = o;
+                    k += 1;
                 }
-                let (a, b) = (libs[0] as usize, libs[1] as usize);
-                for (x, y) in [(a, b), (b, a)] {
-                    if self.playable_at(x, c)
-                        && self.liberties_after(x, c, 1).0 >= 2
-                        && self.liberties_after(y, o, 3).0 <= 3
-                    {
-                        out.push(x);
-                    }
-                }
+                visit(n);
             }
             s = self.next_stone(s);
             if s == h {
@@ -753,39 +773,16 @@ impl Board {
     /// in atari that touch them, and extensions that leave two or more liberties.
     fn escapes(&self, l: usize, c: u8, ladders: bool, out: &mut Candidates) {
         for e in self.chains_beside(l, c) {
-            let h = self.head_at(e);
             let Some(lib) = self.atari_at(e) else { continue };
-            // Opposing chains in atari touching this one (walking its stones; big chains are
-            // rarely in atari, and the walk stops at the chain's end).
-            let mut s = h as usize;
-            let mut looked = [0u16; 8];
-            let mut k = 0;
-            loop {
-                for d2 in NEIGHBOURS {
-                    let n = (s as isize + d2) as usize;
-                    if self.cell(n) != c ^ 1 {
-                        continue;
-                    }
-                    // Each opposing chain once (the first eight; more is rare).
-                    let o = self.head_at(n);
-                    if looked[..k].contains(&o) {
-                        continue;
-                    }
-                    if k < looked.len() {
-                        looked[k] = o;
-                        k += 1;
-                    }
-                    if let Some(take) = self.atari_at(n)
-                        && self.playable_at(take, c)
-                    {
-                        out.push(take);
-                    }
+            // Opposing chains in atari touching this one (big chains are rarely in atari, and
+            // the walk stops at the chain's end).
+            self.for_each_opposing_chain(e, c, |n| {
+                if let Some(take) = self.atari_at(n)
+                    && self.playable_at(take, c)
+                {
+                    out.push(take);
                 }
-                s = self.next_stone(s);
-                if s == h as usize {
-                    break;
-                }
-            }
+            });
             if self.playable_at(lib, c)
                 && self.self_atari_at(lib, c).is_none()
                 && !(ladders && self.ladder_captures(Point::from_index(e)))

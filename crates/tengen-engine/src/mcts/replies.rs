@@ -47,28 +47,6 @@ pub(super) fn remembered_reply(
 }
 
 impl Worker {
-    /// The remembered reply of `player` to the opponent's move at `last`, if it can be played
-    /// as the policy's random moves can (no own eye filled, no two stones put into atari).
-    #[cfg(test)]
-    pub(super) fn good_reply(&self, last: Point, player: Color) -> Option<Point> {
-        self.playable_reply(self.replies[reply_slot(player.index() as u8, last.index() as u16)], player)
-    }
-
-    /// The remembered reply `r` (a point index, 0 for none) if `player` can play it as the
-    /// policy's random moves can ([`Board::is_playout_move`]).
-    #[cfg(test)]
-    pub(super) fn playable_reply(&self, r: u16, player: Color) -> Option<Point> {
-        playable(&self.board, r, player)
-    }
-
-    /// The remembered reply of `player` to its own move at `own` and the opponent's at `last`
-    /// (LGRF-2), if it can be played (as [`Worker::good_reply`]).
-    #[cfg(test)]
-    pub(super) fn good_reply_2(&self, own: Point, last: Point, player: Color) -> Option<Point> {
-        let slot = reply_slot_2(player.index() as u8, own.index() as u16, last.index() as u16);
-        self.playable_reply(self.replies_2[slot], player)
-    }
-
     /// Remembers the winner's replies of the simulation just played and forgets the loser's.
     pub(super) fn learn_replies(&mut self, black_wins: f32) {
         if black_wins == 0.5 {

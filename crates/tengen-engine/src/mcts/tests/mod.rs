@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::*;
 
 use super::priors::{Opening, add_predictor_priors, add_shape_priors, expansion_priors};
+use super::replies::{playable, remembered_reply, reply_slot_2};
 use super::select::select;
 use super::tree::{Node, PASS, PV_LENGTH, point, to_move};
 use super::worker::{Shared, Worker, owner_value, terminal_owners};
@@ -372,6 +373,17 @@ fn predictor_priors_favour_the_capture_and_the_centre() {
     assert!(unchanged.iter().all(|&p| p == (10.0, 5.0)));
 }
 
+/// The worker's remembered reply of `player` to `last` alone (LGRF-1), if it can be played.
+fn good_reply(worker: &Worker, last: Point, player: Color) -> Option<Point> {
+    remembered_reply(&worker.board, (&worker.replies, &[]), None, last, player)
+}
+
+/// The worker's remembered reply of `player` to its own `own` then `last` (LGRF-2 alone).
+fn good_reply_2(worker: &Worker, own: Point, last: Point, player: Color) -> Option<Point> {
+    let slot = reply_slot_2(player.index() as u8, own.index() as u16, last.index() as u16);
+    playable(&worker.board, worker.replies_2[slot], player)
+}
+
 #[test]
 fn good_replies_are_remembered_by_the_winner_and_forgotten_by_the_loser() {
     let mut worker = Worker::new(1);
@@ -380,28 +392,28 @@ fn good_replies_are_remembered_by_the_winner_and_forgotten_by_the_loser() {
     // Black E5, White C3 (reply to E5), Black D3 (reply to C3), White pass, Black C4.
     worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0), (PASS, 1), (idx("C4"), 0)];
     worker.learn_replies(0.0);
-    assert_eq!(worker.good_reply(at("E5"), Color::White), Some(at("C3")), "White won: its reply stays");
-    assert_eq!(worker.good_reply(at("C3"), Color::Black), None, "Black lost: nothing learned");
+    assert_eq!(good_reply(&worker, at("E5"), Color::White), Some(at("C3")), "White won: its reply stays");
+    assert_eq!(good_reply(&worker, at("C3"), Color::Black), None, "Black lost: nothing learned");
     assert_eq!(worker.replies.iter().filter(|&&r| r != 0).count(), 1, "nothing through a pass");
     worker.sequence = vec![(idx("C3"), 1), (idx("D3"), 0)];
     worker.learn_replies(1.0);
-    assert_eq!(worker.good_reply(at("C3"), Color::Black), Some(at("D3")));
+    assert_eq!(good_reply(&worker, at("C3"), Color::Black), Some(at("D3")));
     // A reply that cannot be played now is not offered; the remembered one stays.
     worker.board.play(at("D3"), Color::White).unwrap();
-    assert_eq!(worker.good_reply(at("C3"), Color::Black), None);
+    assert_eq!(good_reply(&worker, at("C3"), Color::Black), None);
     worker.board = Game::new(9, Rules::chinese()).unwrap().board().clone();
-    assert_eq!(worker.good_reply(at("C3"), Color::Black), Some(at("D3")));
+    assert_eq!(good_reply(&worker, at("C3"), Color::Black), Some(at("D3")));
     // A loss with the same reply forgets it; a loss with another leaves it.
     worker.sequence = vec![(idx("E5"), 0), (idx("D5"), 1)];
     worker.learn_replies(1.0);
-    assert_eq!(worker.good_reply(at("E5"), Color::White), Some(at("C3")));
+    assert_eq!(good_reply(&worker, at("E5"), Color::White), Some(at("C3")));
     worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1)];
     worker.learn_replies(1.0);
-    assert_eq!(worker.good_reply(at("E5"), Color::White), None);
+    assert_eq!(good_reply(&worker, at("E5"), Color::White), None);
     // A drawn simulation changes nothing.
     worker.sequence = vec![(idx("G7"), 0), (idx("G6"), 1)];
     worker.learn_replies(0.5);
-    assert_eq!(worker.good_reply(at("G7"), Color::White), None);
+    assert_eq!(good_reply(&worker, at("G7"), Color::White), None);
 }
 
 #[test]
@@ -417,8 +429,8 @@ fn replies_to_two_moves_are_learned_like_replies_to_one() {
     // Black won: D3 is Black's reply to its own E5 then White's C3; White's C3 after E5
     // alone is no reply to two moves.
     worker.learn_replies(1.0);
-    assert_eq!(worker.good_reply_2(at("E5"), at("C3"), Color::Black), Some(at("D3")));
-    assert_eq!(worker.good_reply_2(at("G7"), at("C3"), Color::Black), None, "another first move");
+    assert_eq!(good_reply_2(&worker, at("E5"), at("C3"), Color::Black), Some(at("D3")));
+    assert_eq!(good_reply_2(&worker, at("G7"), at("C3"), Color::Black), None, "another first move");
     assert_eq!(worker.replies_2.iter().filter(|&&r| r != 0).count(), 1);
     // Through a pass, nothing; a loss with the same reply forgets it.
     worker.sequence = vec![(PASS, 0), (idx("C3"), 1), (idx("D4"), 0)];
@@ -426,7 +438,7 @@ fn replies_to_two_moves_are_learned_like_replies_to_one() {
     assert_eq!(worker.replies_2.iter().filter(|&&r| r != 0).count(), 1);
     worker.sequence = vec![(idx("E5"), 0), (idx("C3"), 1), (idx("D3"), 0)];
     worker.learn_replies(0.0);
-    assert_eq!(worker.good_reply_2(at("E5"), at("C3"), Color::Black), None);
+    assert_eq!(good_reply_2(&worker, at("E5"), at("C3"), Color::Black), None);
 }
 
 #[test]
