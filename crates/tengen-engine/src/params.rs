@@ -125,6 +125,16 @@ pub struct PlayoutParams {
     pub rave_equivalence: f32,
     /// How the AMAF rate's weight β falls as a node gathers simulations.
     pub rave_schedule: RaveSchedule,
+    /// Above 0, a move's AMAF update weighs 1 + this × (the share of the simulation's moves
+    /// still to come when it was first played): moves played soon after the node count up to
+    /// 1 + this times as much as those played near the playout's end, which the position
+    /// then no longer resembles (Pachi's `distance_rave`). 0: every hit weighs 1, the default.
+    pub rave_distance: f32,
+    /// New nodes' prior knowledge goes into their own statistics (win rate and, for the RAVE
+    /// schedule, simulations) rather than their AMAF statistics, as Pachi has it: it then
+    /// weighs against the node's own few simulations rather than the many AMAF hits its
+    /// siblings' playouts give it. Off by default.
+    pub priors_in_value: bool,
     /// Visits a leaf needs before it is expanded.
     pub expand_after: u32,
     /// Searches in a row that must find the game lost ([`SearchParams::resign_below`]) before
@@ -139,6 +149,12 @@ pub struct PlayoutParams {
     /// New nodes start with prior knowledge in their AMAF statistics (captures, escapes,
     /// self-ataris, shapes, nearness to the last move, empty first-line points).
     pub priors: bool,
+    /// Above 0, nearness to the opponent's last move is read on the common-fate graph (a
+    /// chain is one node: the liberties of the last stone's chain and the chains touching it
+    /// are at distance 1) rather than by lines, as Pachi's priors have it: a move at distance
+    /// 1, 2 or 3 starts with this many, 0.9 and a third as many simulations won. 0: the
+    /// bonus by lines ([`PlayoutParams::priors`]), the default.
+    pub cfg_prior: f32,
     /// Virtual simulations of prior knowledge from the move's learned 3 × 3 shape
     /// ([`crate::shapes`]): a shape played `r` times as often as a move at random, among
     /// siblings whose geometric mean is `g`, starts at a win rate of r / (r + g) (with the
@@ -320,11 +336,14 @@ impl Default for PlayoutParams {
             corners_first: true,
             rave_equivalence: 1000.0,
             rave_schedule: RaveSchedule::Equivalence,
+            rave_distance: 0.0,
+            priors_in_value: false,
             expand_after: 2,
             resign_moves: 3,
             max_nodes: 4_000_000,
             policy: Policy::HEAVY,
             priors: true,
+            cfg_prior: 0.0,
             shape_prior: 20.0,
             predictor_prior: 0.0,
             last_good_reply: true,

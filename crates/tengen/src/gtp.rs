@@ -91,12 +91,24 @@ pub struct Tuning {
     /// (tuning; see `RaveSchedule`).
     #[arg(long, value_parser = rave_schedule)]
     rave_schedule: Option<RaveSchedule>,
+    /// Weigh a move's AMAF update up to 1 + this by how soon it was played, 0 for even
+    /// weights (tuning; see `PlayoutParams`).
+    #[arg(long)]
+    rave_distance: Option<f32>,
+    /// New nodes' priors count in their own statistics rather than their AMAF ones (tuning;
+    /// see `PlayoutParams`).
+    #[arg(long)]
+    priors_in_value: bool,
     /// Weight of the score margin in the search's utility, 0 to 1 (tuning; see `SearchParams`).
     #[arg(long)]
     score_weight: Option<f32>,
     /// Visits before a leaf is expanded (tuning; see `SearchParams`).
     #[arg(long)]
     expand_after: Option<u32>,
+    /// Simulations won of the prior for a move next to the last move's chain on the
+    /// common-fate graph, 0 for nearness by lines (tuning; see `PlayoutParams`).
+    #[arg(long)]
+    cfg_prior: Option<f32>,
     /// Virtual simulations of prior knowledge from learned 3 × 3 shapes, 0 for none (tuning;
     /// see `SearchParams`).
     #[arg(long)]
@@ -165,7 +177,10 @@ impl Tuning {
             root_exploration: self.root_exploration.or(self.exploration).unwrap_or(playout.root_exploration),
             rave_equivalence: self.rave_equivalence.unwrap_or(playout.rave_equivalence),
             rave_schedule: self.rave_schedule.unwrap_or(playout.rave_schedule),
+            rave_distance: self.rave_distance.unwrap_or(playout.rave_distance).max(0.0),
+            priors_in_value: playout.priors_in_value || self.priors_in_value,
             expand_after: self.expand_after.unwrap_or(playout.expand_after).max(1),
+            cfg_prior: self.cfg_prior.unwrap_or(playout.cfg_prior).max(0.0),
             shape_prior: self.shape_prior.unwrap_or(playout.shape_prior).max(0.0),
             predictor_prior: self.predictor_prior.unwrap_or(playout.predictor_prior).max(0.0),
             last_good_reply: playout.last_good_reply && !self.no_last_good_reply,

@@ -196,7 +196,7 @@ impl Mcts {
                 let (mut tactics, mut priors) = (Vec::new(), Vec::new());
                 let recent = recent_stones(game, color);
                 expansion_priors(root_board, color, &moves, recent, &self.params, &mut tactics, &mut priors);
-                add_children(&mut nodes, 0, color, &moves, &priors);
+                add_children(&mut nodes, 0, color, (&moves, &priors), self.params.playout.priors_in_value);
                 nodes
             }
         };

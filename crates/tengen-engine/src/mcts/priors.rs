@@ -41,24 +41,72 @@ pub(super) fn expansion_priors(
         return;
     }
     let opening = Opening::of(board);
+    let cfg = recent.0.filter(|_| params.playout.cfg_prior > 0.0).map(|last| cfg_distances(board, last, 3));
+    let near = |p: Point| match &cfg {
+        Some(distances) => Near::Graph(distances[p.index()], params.playout.cfg_prior),
+        None => Near::Lines(recent.0),
+    };
     for &mv in moves {
         let t = Tactics::of(board, point(mv), player);
         tactics.push(t);
-        priors.push(prior(board, player, mv, recent.0, t, opening.as_ref()));
+        priors.push(prior(board, player, mv, near(point(mv)), t, opening.as_ref()));
     }
     add_shape_priors(board, player, moves, priors, params.playout.shape_prior);
     add_predictor_priors(board, player, (moves, tactics), priors, params.playout.predictor_prior, recent);
 }
 
+/// How near a move is to the opponent's last stone, for [`prior`].
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Near {
+    /// The last stone, if any: a bonus within two lines (Manhattan distance).
+    Lines(Option<Point>),
+    /// The move's common-fate-graph distance ([`cfg_distances`]) and the simulations of the
+    /// bonus at distance 1 ([`PlayoutParams::cfg_prior`](crate::PlayoutParams::cfg_prior)).
+    Graph(u8, f32),
+}
+
+/// Distances from the stone at `from` on the common-fate graph, up to `max` (farther points
+/// and unreachable ones: `u8::MAX`): a chain is one node, so every stone of a chain has the
+/// distance of the first reached, and a step to a neighbouring point or chain adds 1.
+pub(super) fn cfg_distances(board: &Board, from: Point, max: u8) -> Vec<u8> {
+    let mut distance = vec![u8::MAX; Point::TABLE_SIZE];
+    let mut queue = std::collections::VecDeque::new();
+    for s in board.chain(from) {
+        distance[s.index()] = 0;
+        queue.push_back(s);
+    }
+    while let Some(p) = queue.pop_front() {
+        let d = distance[p.index()];
+        if d >= max {
+            continue;
+        }
+        for q in board.neighbours(p) {
+            if distance[q.index()] != u8::MAX {
+                continue;
+            }
+            if board.get(q).is_some() {
+                for s in board.chain(q) {
+                    distance[s.index()] = d + 1;
+                    queue.push_back(s);
+                }
+            } else {
+                distance[q.index()] = d + 1;
+                queue.push_back(q);
+            }
+        }
+    }
+    distance
+}
+
 /// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
 /// strong player sees at a glance, worth a few simulations until real ones outweigh it.
-/// `last` is the opponent's last stone, `tactics` the move's, `opening` a large board's
-/// opening ([`Opening`]).
+/// `near` says how near it is to the opponent's last stone, `tactics` are the move's,
+/// `opening` a large board's opening ([`Opening`]).
 pub(super) fn prior(
     board: &Board,
     player: Color,
     mv: u16,
-    last: Option<Point>,
+    near: Near,
     tactics: Tactics,
     opening: Option<&Opening>,
 ) -> (f32, f32) {
@@ -83,11 +131,20 @@ pub(super) fn prior(
     if tengen_core::policy::matches_pattern(code, player) {
         add(10.0, 0.9);
     }
-    if let Some(l) = last {
-        let d = (i32::from(l.col()) - i32::from(p.col())).abs() + (i32::from(l.row()) - i32::from(p.row())).abs();
-        if d <= 2 {
-            add(10.0, 0.8);
+    match near {
+        Near::Lines(Some(l)) => {
+            let d = (i32::from(l.col()) - i32::from(p.col())).abs() + (i32::from(l.row()) - i32::from(p.row())).abs();
+            if d <= 2 {
+                add(10.0, 0.8);
+            }
         }
+        Near::Lines(None) => {}
+        Near::Graph(d, sims) => match d {
+            1 => add(sims, 1.0),
+            2 => add(0.9 * sims, 1.0),
+            3 => add(sims / 3.0, 1.0),
+            _ => {}
+        },
     }
     // A move on the first line with nothing around it: almost never right.
     let size = board.size() as u8;

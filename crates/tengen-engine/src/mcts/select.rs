@@ -14,8 +14,10 @@ pub(super) fn select(nodes: &[Node], params: &SearchParams, id: usize) -> usize 
     let mut best_value = f32::NEG_INFINITY;
     for (c, child) in nodes[first..first + node.children as usize].iter().enumerate() {
         let c = first + c;
-        let n = child.visits as f32;
-        let q = if child.visits > 0 { child.utility / n } else { 0.5 };
+        // Prior knowledge counts as simulations of the child's own where it is kept there
+        // (`priors_in_value`; 0 otherwise).
+        let n = child.visits as f32 + child.prior_visits;
+        let q = if n > 0.0 { (child.utility + child.prior_wins) / n } else { 0.5 };
         // A child without AMAF statistics (a pass never has any) is judged by its own win
         // rate alone: a neutral AMAF default would make passing look good to the side behind.
         let (amaf, beta) = if child.rave_visits > 0.0 {

@@ -30,6 +30,10 @@ pub(super) struct Node {
     pub(super) score_sq: f32,
     pub(super) rave_visits: f32,
     pub(super) rave_wins: f32,
+    /// Prior knowledge counted in the node's own statistics (with
+    /// [`PlayoutParams::priors_in_value`](crate::PlayoutParams::priors_in_value); otherwise it is in the AMAF ones).
+    pub(super) prior_visits: f32,
+    pub(super) prior_wins: f32,
     pub(super) first_child: u32,
     pub(super) children: u32,
     pub(super) expanded: bool,
@@ -144,13 +148,24 @@ pub(super) fn position_key(board: &Board, to_play: Color, passed: bool) -> u64 {
 }
 
 /// Adds `moves` and a pass as the children of `id`, made by `player`; with `priors` (one per
-/// move), their AMAF statistics start from those.
-pub(super) fn add_children(nodes: &mut Vec<Node>, id: usize, player: Color, moves: &[u16], priors: &[(f32, f32)]) {
+/// move), their AMAF statistics start from those — or, `in_value`, their own
+/// ([`Node::prior_visits`]).
+pub(super) fn add_children(
+    nodes: &mut Vec<Node>,
+    id: usize,
+    player: Color,
+    (moves, priors): (&[u16], &[(f32, f32)]),
+    in_value: bool,
+) {
     let first = nodes.len() as u32;
     let p = player.index() as u8;
     nodes.extend(moves.iter().enumerate().map(|(i, &mv)| {
-        let (rave_visits, rave_wins) = priors.get(i).copied().unwrap_or((0.0, 0.0));
-        Node { mv, player: p, rave_visits, rave_wins, ..Node::default() }
+        let (n, w) = priors.get(i).copied().unwrap_or((0.0, 0.0));
+        if in_value {
+            Node { mv, player: p, prior_visits: n, prior_wins: w, ..Node::default() }
+        } else {
+            Node { mv, player: p, rave_visits: n, rave_wins: w, ..Node::default() }
+        }
     }));
     nodes.push(Node { mv: PASS, player: p, ..Node::default() });
     let node = &mut nodes[id];

@@ -29,6 +29,9 @@ pub(super) struct Worker {
     pub(super) sequence: Vec<(u16, u8)>,
     /// First player (1 + colour) to play each point after a node.
     pub(super) first: Vec<u8>,
+    /// Where in `sequence` each point was first played (read only where `first` is set, and
+    /// only with [`PlayoutParams::rave_distance`](crate::PlayoutParams::rave_distance)).
+    pub(super) first_at: Vec<u16>,
     /// The nodes of the descent, root first.
     pub(super) path: Vec<usize>,
     /// Children found for the leaf while the tree was unlocked, added when it is locked again.
@@ -56,6 +59,7 @@ impl Worker {
             board: Board::new(2).expect("a 2×2 board"),
             sequence: Vec::new(),
             first: vec![0; Point::TABLE_SIZE],
+            first_at: vec![0; Point::TABLE_SIZE],
             path: Vec::with_capacity(64),
             children: Vec::new(),
             priors: Vec::new(),
@@ -282,9 +286,16 @@ impl Worker {
             let mut nodes = shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let id = *self.path.last().expect("the root at least");
             if leaf.expand && !nodes[id].expanded {
-                add_children(&mut nodes, id, leaf.to_play, &self.children, &self.priors);
+                let in_value = shared.params.playout.priors_in_value;
+                add_children(&mut nodes, id, leaf.to_play, (&self.children, &self.priors), in_value);
             }
-            self.back_up(&mut nodes, tree_moves, scored.black_wins, scored.score, scored.black_utility);
+            self.back_up(
+                &mut nodes,
+                (tree_moves, shared.params.playout.rave_distance),
+                scored.black_wins,
+                scored.score,
+                scored.black_utility,
+            );
         }
         // Ownership from every fourth playout: the same expectation for a quarter of the
         // scans (measured: see the commit).
@@ -498,21 +509,24 @@ impl Worker {
     /// back-up's tree moves overwrite it as they go up).
     pub(super) fn first_players(&mut self, tree_moves: usize) {
         self.first.fill(0);
-        for &(mv, player) in self.sequence[tree_moves..].iter().rev() {
+        for (i, &(mv, player)) in self.sequence.iter().enumerate().skip(tree_moves).rev() {
             self.first[mv as usize] = player + 1;
+            self.first_at[mv as usize] = i as u16;
         }
     }
 
-    /// Backs a result up the path, with AMAF updates of every path node's children. The
+    /// Backs a result up the path, with AMAF updates of every path node's children (weighed
+    /// by how soon each move was played, with [`PlayoutParams::rave_distance`](crate::PlayoutParams::rave_distance)). The
     /// visits were counted on the way down.
     pub(super) fn back_up(
         &mut self,
         nodes: &mut [Node],
-        tree_moves: usize,
+        (tree_moves, distance): (usize, f32),
         black_wins: f32,
         black_score: f32,
         black_utility: f32,
     ) {
+        let length = self.sequence.len();
         for depth in (0..self.path.len()).rev() {
             let id = self.path[depth];
             let node = &mut nodes[id];
@@ -525,15 +539,29 @@ impl Worker {
                 let (mv, player) = self.sequence[depth];
                 if mv != PASS {
                     self.first[mv as usize] = player + 1;
+                    self.first_at[mv as usize] = depth as u16;
                 }
             }
             let node = nodes[id];
-            if node.expanded {
-                let first = node.first_child as usize;
+            if !node.expanded {
+                continue;
+            }
+            let children = &mut nodes[node.first_child as usize..(node.first_child + node.children) as usize];
+            if distance > 0.0 && length > depth {
+                // A hit at sequence index f weighs 1 + distance × (length − f) / (length − depth).
+                let scale = distance / (length - depth) as f32;
+                for child in children {
+                    if self.first[child.mv as usize] == child.player + 1 {
+                        let weight = 1.0 + scale * (length - self.first_at[child.mv as usize] as usize) as f32;
+                        child.rave_visits += weight;
+                        child.rave_wins += weight * if child.player == 0 { black_wins } else { 1.0 - black_wins };
+                    }
+                }
+            } else {
                 // Without a branch (which move the playout played first is a coin toss for
                 // the branch predictor): a miss adds 0. `first[PASS]` is never set, so a pass never
                 // hits.
-                for child in &mut nodes[first..first + node.children as usize] {
+                for child in children {
                     let hit = f32::from(u8::from(self.first[child.mv as usize] == child.player + 1));
                     child.rave_visits += hit;
                     child.rave_wins += hit * if child.player == 0 { black_wins } else { 1.0 - black_wins };

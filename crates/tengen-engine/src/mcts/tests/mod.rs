@@ -16,6 +16,7 @@ use crate::predictor::Tactics;
 use tengen_core::{Rules, Setup};
 
 mod ending;
+mod statistics;
 
 fn at(s: &str) -> Point {
     s.parse().unwrap()
