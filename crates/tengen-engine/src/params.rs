@@ -44,14 +44,15 @@ impl fmt::Display for Limit {
 }
 
 /// How the weight β of a node's AMAF rate against its own win rate falls with its simulations
-/// `n` (its AMAF simulations `r`, the equivalence `k`: [`PlayoutParams::rave_equivalence`]).
+/// `n` (the prior ones included, with [`PlayoutParams::priors_in_value`]; its AMAF simulations
+/// `r`, the equivalence `k`: [`PlayoutParams::rave_equivalence`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RaveSchedule {
     /// β = √(k / (3n + k)) (Gelly and Silver's hand-picked schedule, 2007): ½ at n = k.
-    #[default]
     Equivalence,
     /// β = r / (r + n + n r / k) (Silver's schedule of least error, as Pachi has it): the AMAF
-    /// rate weighs by its own simulations too.
+    /// rate weighs by its own simulations too. The default.
+    #[default]
     LeastError,
 }
 
@@ -115,25 +116,29 @@ pub struct PlayoutParams {
     /// without it a move whose AMAF rate is poor (one that only works played now, as the
     /// liberty to take in a capturing race) may never be tried however long the search runs.
     pub root_exploration: f32,
-    /// On 13 × 13 and larger, while a corner is empty in the opening, the root leaves out quiet
-    /// moves (no stone within two lines) off the empty corners' 3-3, 3-4 and 4-4 points:
-    /// corners first, as players open, however many simulations the search runs (the opening
-    /// priors alone are outweighed by a few thousand). On by default.
+    /// On 13 × 13 and larger, in the opening, the root leaves out quiet moves (no stone within
+    /// two lines) on the first and second lines and, while a corner is empty, quiet moves off
+    /// the empty corners' 3-3, 3-4 and 4-4 points: corners first and no low move without a
+    /// reason, as players open, however many simulations the search runs (the opening priors
+    /// alone are outweighed by a few thousand). On by default.
     pub corners_first: bool,
     /// RAVE equivalence: the simulations `k` of the blend of a node's own win rate and its
-    /// AMAF rate ([`PlayoutParams::rave_schedule`]).
+    /// AMAF rate ([`PlayoutParams::rave_schedule`]). Default 3,000, as Pachi's on 9 × 9.
     pub rave_equivalence: f32,
-    /// How the AMAF rate's weight β falls as a node gathers simulations.
+    /// How the AMAF rate's weight β falls as a node gathers simulations. With
+    /// `rave_distance` and `priors_in_value`, Pachi's tree statistics, the defaults since
+    /// they won 22 of 40 against Pachi where the search before them won 22 of 60
+    /// (docs/measurements.md).
     pub rave_schedule: RaveSchedule,
     /// Above 0, a move's AMAF update weighs 1 + this × (the share of the simulation's moves
     /// still to come when it was first played): moves played soon after the node count up to
     /// 1 + this times as much as those played near the playout's end, which the position
-    /// then no longer resembles (Pachi's `distance_rave`). 0: every hit weighs 1, the default.
+    /// then no longer resembles (Pachi's `distance_rave`). 0: every hit weighs 1. Default 3.
     pub rave_distance: f32,
     /// New nodes' prior knowledge goes into their own statistics (win rate and, for the RAVE
     /// schedule, simulations) rather than their AMAF statistics, as Pachi has it: it then
     /// weighs against the node's own few simulations rather than the many AMAF hits its
-    /// siblings' playouts give it. Off by default.
+    /// siblings' playouts give it. On by default.
     pub priors_in_value: bool,
     /// Visits a leaf needs before it is expanded.
     pub expand_after: u32,
@@ -334,10 +339,10 @@ impl Default for PlayoutParams {
             exploration: 0.0,
             root_exploration: 0.0,
             corners_first: true,
-            rave_equivalence: 1000.0,
-            rave_schedule: RaveSchedule::Equivalence,
-            rave_distance: 0.0,
-            priors_in_value: false,
+            rave_equivalence: 3000.0,
+            rave_schedule: RaveSchedule::LeastError,
+            rave_distance: 3.0,
+            priors_in_value: true,
             expand_after: 2,
             resign_moves: 3,
             max_nodes: 4_000_000,

@@ -87,18 +87,18 @@ pub struct Tuning {
     /// RAVE equivalence in simulations (tuning; see `SearchParams`).
     #[arg(long)]
     rave_equivalence: Option<f32>,
-    /// How the AMAF rate's weight falls: `equivalence` (the default) or `least-error`
+    /// How the AMAF rate's weight falls: `least-error` (the default) or `equivalence`
     /// (tuning; see `RaveSchedule`).
     #[arg(long, value_parser = rave_schedule)]
     rave_schedule: Option<RaveSchedule>,
-    /// Weigh a move's AMAF update up to 1 + this by how soon it was played, 0 for even
-    /// weights (tuning; see `PlayoutParams`).
+    /// Weigh a move's AMAF update up to 1 + this by how soon it was played (3 by default), 0
+    /// for even weights (tuning; see `PlayoutParams`).
     #[arg(long)]
     rave_distance: Option<f32>,
-    /// New nodes' priors count in their own statistics rather than their AMAF ones (tuning;
-    /// see `PlayoutParams`).
+    /// New nodes' priors count in their AMAF statistics rather than their own (tuning; see
+    /// `PlayoutParams::priors_in_value`).
     #[arg(long)]
-    priors_in_value: bool,
+    priors_in_amaf: bool,
     /// Weight of the score margin in the search's utility, 0 to 1 (tuning; see `SearchParams`).
     #[arg(long)]
     score_weight: Option<f32>,
@@ -127,8 +127,8 @@ pub struct Tuning {
     /// `SearchParams`).
     #[arg(long)]
     urgent_first: bool,
-    /// On 13 × 13 and larger, let the root search quiet moves off the empty corners in the
-    /// opening too (tuning; see `SearchParams`).
+    /// On 13 × 13 and larger, let the root search quiet moves off the empty corners and on
+    /// the first and second lines in the opening too (tuning; see `SearchParams`).
     #[arg(long)]
     no_corners_first: bool,
     /// Playouts draw their shape moves by learned shapes, with this bonus for a point next to
@@ -178,7 +178,7 @@ impl Tuning {
             rave_equivalence: self.rave_equivalence.unwrap_or(playout.rave_equivalence),
             rave_schedule: self.rave_schedule.unwrap_or(playout.rave_schedule),
             rave_distance: self.rave_distance.unwrap_or(playout.rave_distance).max(0.0),
-            priors_in_value: playout.priors_in_value || self.priors_in_value,
+            priors_in_value: playout.priors_in_value && !self.priors_in_amaf,
             expand_after: self.expand_after.unwrap_or(playout.expand_after).max(1),
             cfg_prior: self.cfg_prior.unwrap_or(playout.cfg_prior).max(0.0),
             shape_prior: self.shape_prior.unwrap_or(playout.shape_prior).max(0.0),

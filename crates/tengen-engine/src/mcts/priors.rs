@@ -221,12 +221,17 @@ impl Opening {
         Some(side(p.col())? + 2 * side(p.row())?)
     }
 
-    /// Whether the root leaves `p` out ([`PlayoutParams::corners_first`](crate::PlayoutParams::corners_first)): while a corner is
-    /// empty, a quiet move (no stone within two lines) on any point but the 3-3, 3-4 and 4-4
-    /// points of the empty corners. A move near a stone — an approach, an answer, a fight —
-    /// stays whatever the corners.
+    /// Whether the root leaves `p` out ([`PlayoutParams::corners_first`](crate::PlayoutParams::corners_first)): a quiet move (no stone
+    /// within two lines) on the first or second line, and while a corner is empty a quiet
+    /// move on any point but the 3-3, 3-4 and 4-4 points of the empty corners. A move near a
+    /// stone — an approach, an answer, a fight — stays whatever the corners and the line.
     pub(super) fn holds_back(&self, p: Point) -> bool {
-        self.empty_corner.iter().any(|&empty| empty) && !self.near[p.index()] && !self.empty_corner_point(p)
+        if self.near[p.index()] {
+            return false;
+        }
+        let edge = |x: u8| x.min(self.size - 1 - x);
+        edge(p.col()).min(edge(p.row())) <= 1
+            || (self.empty_corner.iter().any(|&empty| empty) && !self.empty_corner_point(p))
     }
 
     /// Whether `p` is the 3-3, 3-4 or 4-4 point of an empty corner.

@@ -632,12 +632,16 @@ fn a_large_boards_root_takes_the_empty_corners_first() {
         assert!(["K10", "C10", "G13", "F5", "K3"].iter().all(|v| !has(&kept, v)), "{kept:?}");
         assert!(kept.contains(&PASS) && kept.len() + 250 < all.len(), "{} of {}", kept.len(), all.len());
     }
-    // Once every corner holds a stone, everything is open again.
+    // Once every corner holds a stone, the rest is open again but for quiet moves on the
+    // first and second lines; a second-line move near a stone stays.
     game.play(Move::Play(at("D4"))).unwrap();
     game.play(Move::Play(at("D16"))).unwrap();
     fresh.clear();
     fresh.decide(&game, Color::Black, None);
-    assert!(has(&root_moves(&fresh), "K10"));
+    let open = root_moves(&fresh);
+    assert!(["K10", "K3", "C10"].iter().all(|v| has(&open, v)), "{open:?}");
+    assert!(["K2", "B10", "K1", "S10"].iter().all(|v| !has(&open, v)), "{open:?}");
+    assert!(has(&open, "D2") && has(&open, "R2"), "near D4 and Q4: {open:?}");
 }
 
 #[test]
@@ -678,6 +682,8 @@ fn the_least_error_schedule_trusts_few_amaf_simulations_less() {
     let root = Node { visits: 200, first_child: 1, children: 2, expanded: true, ..Node::default() };
     let nodes = [root, child(30.0, 9.0, 10.0), child(60.0, 500.0, 1_000.0)];
     let mut params = SearchParams::default();
+    params.playout.rave_equivalence = 1_000.0;
+    params.playout.rave_schedule = RaveSchedule::Equivalence;
     assert_eq!(select(&nodes, &params, 0), 1);
     params.playout.rave_schedule = RaveSchedule::LeastError;
     assert_eq!(select(&nodes, &params, 0), 2);
