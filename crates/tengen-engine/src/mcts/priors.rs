@@ -98,8 +98,9 @@ pub(super) fn cfg_distances(board: &Board, from: Point, max: u8) -> Vec<u8> {
     distance
 }
 
-/// Prior knowledge of a move, as (simulations, wins) added to its AMAF statistics: what a
-/// strong player sees at a glance, worth a few simulations until real ones outweigh it.
+/// Prior knowledge of a move, as (simulations, wins) added to its statistics (its own, or its
+/// AMAF ones: [`PlayoutParams::priors_in_value`](crate::PlayoutParams::priors_in_value)): what a strong player sees at a glance,
+/// worth a few simulations until real ones outweigh it.
 /// `near` says how near it is to the opponent's last stone, `tactics` are the move's,
 /// `opening` a large board's opening ([`Opening`]).
 pub(super) fn prior(
