@@ -127,7 +127,7 @@ pub struct PlayoutParams {
     pub rave_equivalence: f32,
     /// How the AMAF rate's weight β falls as a node gathers simulations. With
     /// `rave_distance` and `priors_in_value`, Pachi's tree statistics, the defaults since
-    /// they won 22 of 40 against Pachi where the search before them won 22 of 60
+    /// they won 32 of 60 against Pachi where the search before them won 22 of 60
     /// (docs/measurements.md).
     pub rave_schedule: RaveSchedule,
     /// Above 0, a move's AMAF update weighs 1 + this × (the share of the simulation's moves
