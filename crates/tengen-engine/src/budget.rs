@@ -79,6 +79,14 @@ pub(crate) fn close(first: Leader, second: Leader) -> bool {
     n1 < 1.5 * n2 || (n1 <= 20.0 * n2 && f64::from(first.1) - w2 < 2.0 * error)
 }
 
+/// Whether the choice between the two most visited moves is unsettled: their visits are
+/// close (the second has two thirds of the first's) or the second wins more often — the
+/// search is turning to it. Stricter than [`close`], for searches that go on past a limit of
+/// simulations ([`PlayoutParams::close_extension`](crate::PlayoutParams::close_extension)).
+pub(crate) fn unsettled(first: Leader, second: Leader) -> bool {
+    f64::from(first.0) < 1.5 * f64::from(second.0) || second.1 > first.1
+}
+
 /// Whether a search with `budget`, `elapsed` into it, stops now. `top` gives the root's two most
 /// visited moves (asked only when they matter) and `done` the simulations run so far in this
 /// search.
@@ -144,6 +152,16 @@ mod tests {
         // Two moves that have won every simulation are close, however few.
         assert!(!time_is_up(b, ms(1000), 64, || ((16, 1.0), (9, 1.0))));
         assert!(time_is_up(b, ms(1000), 64, || ((16, 1.0), (9, 0.2))));
+    }
+
+    #[test]
+    fn unsettled_is_stricter_than_close() {
+        // Close visits are both; a second far behind in visits but winning more often is
+        // unsettled; one within two standard errors but winning less is only close.
+        assert!(unsettled((1_000, 0.6), (700, 0.5)) && close((1_000, 0.6), (700, 0.5)));
+        assert!(unsettled((2_000, 0.6), (300, 0.62)));
+        assert!(!unsettled((2_000, 0.6), (900, 0.59)) && close((2_000, 0.6), (900, 0.59)));
+        assert!(!unsettled((2_000, 0.6), (90, 0.5)));
     }
 
     #[test]

@@ -116,6 +116,14 @@ pub struct PlayoutParams {
     /// without it a move whose AMAF rate is poor (one that only works played now, as the
     /// liberty to take in a capturing race) may never be tried however long the search runs.
     pub root_exploration: f32,
+    /// Above 1, the search for a move with a simulations limit goes on past the limit, up to
+    /// this many times it, while the choice between the two most visited moves is unsettled
+    /// (their visits within a factor 1.5, or the second winning more often), as a clock's
+    /// budget runs past its target while they are close ([`crate::budget`]): a critical move
+    /// gets more simulations, a clear one none (and with `stop_early` a clear one stops before
+    /// the limit). Only where the move is chosen
+    /// (temperature 0), not in analyses and reviews. 1 by default: never.
+    pub close_extension: f32,
     /// On 13 × 13 and larger, in the opening, the root leaves out quiet moves (no stone within
     /// two lines) on the first and second lines and, while a corner is empty, quiet moves off
     /// the empty corners' 3-3, 3-4 and 4-4 points: corners first and no low move without a
@@ -339,6 +347,7 @@ impl Default for PlayoutParams {
         PlayoutParams {
             exploration: 0.0,
             root_exploration: 0.0,
+            close_extension: 1.0,
             corners_first: true,
             rave_equivalence: 3000.0,
             rave_schedule: RaveSchedule::LeastError,

@@ -84,6 +84,10 @@ pub struct Tuning {
     /// tuning; see `PlayoutParams`).
     #[arg(long)]
     root_exploration: Option<f32>,
+    /// Go on past `--playouts`, up to this many times it, while the choice between the two
+    /// most visited moves is unsettled; 1 (the default) for never (tuning; see `PlayoutParams::close_extension`).
+    #[arg(long)]
+    close_extension: Option<f32>,
     /// RAVE equivalence in simulations (tuning; see `SearchParams`).
     #[arg(long)]
     rave_equivalence: Option<f32>,
@@ -176,6 +180,7 @@ impl Tuning {
             exploration: self.exploration.unwrap_or(playout.exploration),
             root_exploration: self.root_exploration.or(self.exploration).unwrap_or(playout.root_exploration),
             rave_equivalence: self.rave_equivalence.unwrap_or(playout.rave_equivalence),
+            close_extension: self.close_extension.unwrap_or(playout.close_extension).clamp(1.0, 100.0),
             rave_schedule: self.rave_schedule.unwrap_or(playout.rave_schedule),
             rave_distance: self.rave_distance.unwrap_or(playout.rave_distance).max(0.0),
             priors_in_value: playout.priors_in_value && !self.priors_in_amaf,

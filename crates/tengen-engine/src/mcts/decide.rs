@@ -37,7 +37,8 @@ impl Mcts {
         let limit = if budget.is_some() && self.params.time_first { Limit::Unlimited } else { self.params.playouts };
         // The move drawn among those searched (`temperature`) needs every simulation.
         let early = self.params.stop_early && self.params.temperature == 0.0;
-        let stop = Stop { limit, budget: within(budget, self.params.time), early };
+        let extend = self.params.temperature == 0.0;
+        let stop = Stop { limit, extend, budget: within(budget, self.params.time), early };
         let result = self.search_monitored(game, color, stop, None, started, Ending::Without(own_dead));
         self.report = Some(SearchReport {
             network: false,

@@ -70,6 +70,9 @@ pub struct SearchResult {
 #[derive(Clone, Copy, Debug)]
 struct Stop {
     limit: Limit,
+    /// With a simulations limit: go on past it while the choice is unsettled
+    /// ([`PlayoutParams::close_extension`](crate::PlayoutParams::close_extension)).
+    extend: bool,
     budget: Option<Budget>,
     early: bool,
 }
@@ -151,7 +154,7 @@ impl Mcts {
 
     /// The stop of a search by its parameters alone: `playouts` simulations or `time`.
     fn configured_stop(&self) -> Stop {
-        Stop { limit: self.params.playouts, budget: within(None, self.params.time), early: false }
+        Stop { limit: self.params.playouts, extend: false, budget: within(None, self.params.time), early: false }
     }
 
     /// Searches like [`Mcts::search`] (within the configured simulations or time) and returns
@@ -263,7 +266,7 @@ impl Engine for Mcts {
         report: &mut dyn FnMut(&Analysis),
     ) -> bool {
         // Until the caller stops it.
-        let until_stopped = Stop { limit: Limit::Unlimited, budget: None, early: false };
+        let until_stopped = Stop { limit: Limit::Unlimited, extend: false, budget: None, early: false };
         let mut monitor = Monitor { interval, last: Instant::now(), stop, report };
         self.search_monitored(game, color, until_stopped, Some(&mut monitor), Instant::now(), Ending::Judged);
         true

@@ -15,7 +15,8 @@ use super::select::select;
 use super::tree::{Node, PASS, add_children, point, position_key, snapshot};
 use super::{Monitor, Stop};
 use crate::arena::top_two;
-use crate::budget::{Budget, out_of_reach, time_is_up};
+use crate::budget::{Budget, out_of_reach, time_is_up, unsettled};
+use crate::params::Limit;
 use crate::params::SearchParams;
 use crate::predictor::Tactics;
 use crate::shapes::ShapeTable;
@@ -123,8 +124,12 @@ pub(super) struct Shared<'a> {
     /// Expanded nodes by position key (see [`position_key`]), when transpositions are on.
     /// Locked only while the tree is locked.
     pub(super) table: Mutex<std::collections::HashMap<u64, u32>>,
-    /// Simulations after which the search stops ([`Limit::cap`](crate::params::Limit)).
+    /// Simulations after which the search stops ([`Limit::cap`]), unless the choice is
+    /// unsettled then and `most` is higher.
     pub(super) limit: u32,
+    /// Simulations after which the search stops however unsettled the choice
+    /// ([`PlayoutParams::close_extension`](crate::PlayoutParams::close_extension)).
+    pub(super) most: u32,
     /// When the search stops for time: the move's budget, or a fixed `params.time`.
     pub(super) budget: Option<Budget>,
     /// Stop once the simulations left to `limit` could not change the most visited move.
@@ -170,6 +175,12 @@ impl<'a> Shared<'a> {
             claimed: AtomicU32::new(0),
             table: Mutex::new(std::collections::HashMap::new()),
             limit: stop.limit.cap(),
+            most: match stop.limit {
+                Limit::Simulations(n) if stop.extend => (f64::from(n)
+                    * f64::from(params.playout.close_extension.max(1.0)))
+                .min(f64::from(Limit::Unlimited.cap())) as u32,
+                _ => stop.limit.cap(),
+            },
             budget: stop.budget,
             early: stop.early,
             last_move: crate::decide::recent_stones(game, color).0,
@@ -214,14 +225,25 @@ pub(super) fn owner(board: &Board, p: Point) -> f32 {
 }
 
 /// Whether the simulations left to the search's limit are out of reach of the choice
-/// ([`out_of_reach`]); never before `resign_after` simulations, which a search needs to resign.
+/// ([`out_of_reach`]) — and, when the search may go on past its limit, the choice is settled
+/// ([`unsettled`]); never before `resign_after` simulations, which a search needs to resign.
 fn settled(shared: &Shared<'_>) -> bool {
     let claimed = shared.claimed.load(Ordering::Relaxed);
     let left = f64::from(shared.limit.saturating_sub(claimed));
     claimed >= shared.params.resign_after && {
         let (first, second) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        out_of_reach(first, second, left)
+        out_of_reach(first, second, left) && (shared.most <= shared.limit || !unsettled(first, second))
     }
+}
+
+/// Whether a search at or past its limit stops at simulation `claimed`: at `most`, or at the
+/// limit and every 64 simulations after it once the choice is settled ([`unsettled`]).
+pub(super) fn past_limit(shared: &Shared<'_>, claimed: u32) -> bool {
+    claimed >= shared.most
+        || ((claimed - shared.limit).is_multiple_of(64) && {
+            let (first, second) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            !unsettled(first, second)
+        })
 }
 
 impl Worker {
@@ -261,7 +283,9 @@ impl Worker {
                 shared.stop.store(true, Ordering::Relaxed);
                 break;
             }
-            if shared.claimed.fetch_add(1, Ordering::Relaxed) >= shared.limit {
+            let claimed = shared.claimed.fetch_add(1, Ordering::Relaxed);
+            if claimed >= shared.limit && past_limit(shared, claimed) {
+                shared.stop.store(true, Ordering::Relaxed);
                 break;
             }
             self.simulate(shared);

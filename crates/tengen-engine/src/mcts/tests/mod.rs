@@ -8,7 +8,7 @@ use super::priors::{Opening, add_predictor_priors, add_shape_priors, expansion_p
 use super::replies::{playable, remembered_reply, reply_slot_2};
 use super::select::select;
 use super::tree::{Node, PASS, PV_LENGTH, point, to_move};
-use super::worker::{Shared, Worker, owner_value, terminal_owners};
+use super::worker::{Shared, Worker, owner_value, past_limit, terminal_owners};
 use super::{Candidate, Mcts, SearchResult, Stop};
 use crate::arena::top_two;
 use crate::params::{Limit, PlayoutParams, RaveSchedule};
@@ -465,7 +465,7 @@ fn the_mercy_rule_ends_a_playout_once_the_capture_lead_is_large() {
     let play_out_with = |mercy: f32, seed: u64, allowed: bool| {
         let params =
             SearchParams { playout: PlayoutParams { mercy, ..PlayoutParams::default() }, ..SearchParams::default() };
-        let stop = Stop { limit: params.playouts, budget: None, early: false };
+        let stop = Stop { limit: params.playouts, extend: false, budget: None, early: false };
         let shared =
             Shared::new(&params, &game, Color::Black, vec![Node::default()], stop, Some(Vec::new()), Instant::now());
         let mut worker = Worker::new(seed);
@@ -710,6 +710,40 @@ fn root_exploration_tries_a_move_whose_amaf_rate_is_poor_at_the_root_alone() {
     assert_eq!(select(&nodes, &params, 0), 1);
     // Below the root, `exploration` (0 by default) rules.
     assert_eq!(select(&nodes, &params, 3), 2);
+}
+
+#[test]
+fn an_unsettled_choice_goes_on_past_the_simulations_limit() {
+    // A root with two children of the given (visits, wins), at a limit of 1,000 simulations.
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let tree = |a: (u32, f32), b: (u32, f32)| {
+        let child = |(visits, wins): (u32, f32)| Node { visits, wins, player: 0, ..Node::default() };
+        vec![
+            Node { visits: a.0 + b.0, first_child: 1, children: 2, expanded: true, ..Node::default() },
+            child(a),
+            child(b),
+        ]
+    };
+    let stops_at = |extension: f32, extend: bool, a, b, claimed| {
+        let params = SearchParams {
+            playouts: Limit::Simulations(1_000),
+            playout: PlayoutParams { close_extension: extension, ..PlayoutParams::default() },
+            ..SearchParams::default()
+        };
+        let stop = Stop { limit: params.playouts, extend, budget: None, early: false };
+        let shared = Shared::new(&params, &game, Color::Black, tree(a, b), stop, None, Instant::now());
+        past_limit(&shared, claimed)
+    };
+    // Close in visits, or the second winning more often: on, every 64 simulations, up to 3 ×.
+    assert!(!stops_at(3.0, true, (600, 300.0), (450, 200.0), 1_000));
+    assert!(!stops_at(3.0, true, (900, 450.0), (150, 90.0), 1_064));
+    assert!(stops_at(3.0, true, (600, 300.0), (450, 200.0), 3_000));
+    // Between two checks the search goes on; a settled choice stops at the next.
+    assert!(!stops_at(3.0, true, (900, 450.0), (150, 60.0), 1_001));
+    assert!(stops_at(3.0, true, (900, 450.0), (150, 60.0), 1_064));
+    // Off (1), or where the move is drawn or analysed (`extend` false): at the limit.
+    assert!(stops_at(1.0, true, (600, 300.0), (450, 200.0), 1_000));
+    assert!(stops_at(3.0, false, (600, 300.0), (450, 200.0), 1_000));
 }
 
 #[test]
