@@ -48,17 +48,18 @@ use Bound::{About, OrStronger, OrWeaker};
 
 /// The approximate kyu of each level on 19×19 (the playout search's ten, then the network's
 /// levels 6 to 10), from `scripts/level-match` games against GNU Go 3.8 level 10 (taken as 8
-/// kyu, 100 Elo a rank) and between levels (docs/measurements.md, 2026-12-06); `None`: not
-/// measured there.
+/// kyu, 100 Elo a rank) and between levels (docs/measurements.md, 2026-12-06 and 2026-12-07);
+/// `None`: not measured there. Levels 1 to 4 lost every game to the level above them (level
+/// 1 won 6 of 20 against level 2), so their ranks are bounds.
 const PLAYOUT_KYU_19X19: [Option<(u32, Bound)>; 10] = [
-    None,
-    None,
-    Some((16, OrWeaker)),
+    Some((29, OrWeaker)),
+    Some((28, OrWeaker)),
+    Some((22, OrWeaker)),
     Some((16, OrWeaker)),
     Some((11, About)),
     Some((10, About)),
-    Some((7, About)),
-    None,
+    Some((6, About)),
+    Some((4, About)),
     None,
     None,
 ];
@@ -230,7 +231,8 @@ mod tests {
         assert_eq!(computer_rating(10, 9, false), None);
         assert_eq!(computer_rating(5, 19, false).map(|g| rank_label(&g)), Some("11k".to_owned()));
         assert_eq!(computer_rating(2, 19, false), None);
-        assert_eq!(computer_rating(3, 19, false), None, "a bound (0 of 10 against level 5) is not rated");
+        assert_eq!(computer_rating(3, 19, false), None, "a bound (0 of 20 against level 4) is not rated");
+        assert_eq!(computer_rating(8, 19, false).map(|g| rank_label(&g)), Some("4k".to_owned()));
         assert_eq!(computer_rating(6, 19, true), None, "nor the network's level 6 (10 of 10)");
         assert_eq!(computer_rating(5, 13, false).map(|g| rank_label(&g)), Some("8k".to_owned()));
         assert_eq!(computer_rating(7, 13, false).map(|g| rank_label(&g)), Some("4k".to_owned()));
@@ -275,9 +277,10 @@ mod tests {
             let s = &levels[usize::from(level - 1)].strengths;
             s.iter().find(|s| s.size == size).unwrap().strength.clone()
         };
-        assert_eq!(on(false, 1, 19), "weaker than level 3 (not measured)");
-        assert_eq!(on(false, 8, 19), "stronger than level 7 (not measured)");
-        assert_eq!(on(false, 3, 19), "about 16 kyu or weaker");
+        assert_eq!(on(false, 1, 19), "about 29 kyu or weaker");
+        assert_eq!(on(false, 8, 19), "about 4 kyu");
+        assert_eq!(on(false, 9, 19), "stronger than level 8 (not measured)");
+        assert_eq!(on(false, 4, 19), "about 16 kyu or weaker");
         assert_eq!(on(true, 6, 19), "about 3 kyu or stronger");
         assert_eq!(on(true, 7, 19), "stronger than level 6 (not measured)");
         // The network's levels follow the network's, the playout levels below them their own.

@@ -21,8 +21,10 @@ pub struct GtpArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
     level: Option<u8>,
     /// Simulations of the tree search per move (default 10,000; with `--model`, network
-    /// visits, default 400). Given (or with `--level`), it caps every move; left out, a move
-    /// with a clock (`time_settings`) searches for its share of the time instead.
+    /// visits, default 400). Given (or with `--level`), it limits every move — the playout
+    /// search goes on to twice as many while the choice is unsettled (`--close-extension`),
+    /// a level never —; left out, a move with a clock (`time_settings`) searches for its
+    /// share of the time instead.
     #[arg(long)]
     playouts: Option<u32>,
     /// A KataGo network (`.bin.gz`, model versions 8 to 15): search with it (PUCT) instead
@@ -85,7 +87,8 @@ pub struct Tuning {
     #[arg(long)]
     root_exploration: Option<f32>,
     /// Go on past `--playouts`, up to this many times it, while the choice between the two
-    /// most visited moves is unsettled; 1 (the default) for never (tuning; see `PlayoutParams::close_extension`).
+    /// most visited moves is unsettled: 2 by default, 1 for exactly `--playouts` (a level's
+    /// default; see `PlayoutParams::close_extension`).
     #[arg(long)]
     close_extension: Option<f32>,
     /// RAVE equivalence in simulations (tuning; see `SearchParams`).

@@ -298,6 +298,8 @@ fn gtp_verbose_reports_each_decision_and_tuning_flags_apply() {
             "0",
             "--status-policy",
             "capture,escape",
+            "--close-extension",
+            "1",
             "-v",
         ],
         "boardsize 9\ngenmove b\ngenmove w\nquit\n",

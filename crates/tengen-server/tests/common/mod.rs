@@ -104,10 +104,24 @@ pub async fn drop_postgres(url: &str) {
     let base = std::env::var("TENGEN_TEST_POSTGRES").unwrap();
     let name = url.rsplit('/').next().unwrap();
     let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-        .execute(&mut admin)
-        .await
-        .unwrap();
+    // An autovacuum worker on the database (a superuser's process, which the test role may
+    // not end: "must be a member of the role whose process is being terminated") fails the
+    // drop now and then; it is gone a moment later.
+    let mut tries = 0;
+    loop {
+        let dropped = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+            .execute(&mut admin)
+            .await;
+        match dropped {
+            Ok(_) => return,
+            Err(e) if tries < 20 => {
+                tries += 1;
+                eprintln!("drop_postgres: {name}: {e}; trying again");
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+            Err(e) => panic!("drop_postgres: {name}: {e}"),
+        }
+    }
 }
 
 // Requests as a browser's page sends them: a session cookie, Origin, Referer, an address.

@@ -558,18 +558,31 @@ fn a_clock_budget_outlasts_the_default_simulations_when_time_comes_first() {
     // the test is about which limit stops the search, not about speed.
     let game = Game::new(9, Rules::chinese()).unwrap();
     let long = Some(Budget::fixed(Duration::from_secs(60)));
-    let mut capped = Mcts::new(SearchParams { playouts: Limit::Simulations(100), ..SearchParams::default() });
+    let exact = PlayoutParams { close_extension: 1.0, ..PlayoutParams::default() };
+    let mut capped = Mcts::new(SearchParams {
+        playouts: Limit::Simulations(100),
+        playout: exact.clone(),
+        ..SearchParams::default()
+    });
     let started = Instant::now();
     capped.decide(&game, Color::Black, long);
     assert_eq!(capped.nodes[0].visits, 100);
     assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
-    let mut timed =
-        Mcts::new(SearchParams { playouts: Limit::Simulations(10), time_first: true, ..SearchParams::default() });
+    // With the default extension, at most twice the simulations.
+    let mut extended = Mcts::new(SearchParams { playouts: Limit::Simulations(100), ..SearchParams::default() });
+    extended.decide(&game, Color::Black, long);
+    assert!((100..=200).contains(&extended.nodes[0].visits), "{}", extended.nodes[0].visits);
+    let mut timed = Mcts::new(SearchParams {
+        playouts: Limit::Simulations(10),
+        time_first: true,
+        playout: exact,
+        ..SearchParams::default()
+    });
     let started = Instant::now();
     timed.decide(&game, Color::Black, Some(Budget::fixed(Duration::from_millis(300))));
     assert!(timed.nodes[0].visits > 10, "{}", timed.nodes[0].visits);
     assert!(started.elapsed() >= Duration::from_millis(250));
-    // Without a budget the simulations still cap it.
+    // Without a budget the simulations still cap it (exactly, without the extension).
     timed.clear();
     timed.decide(&game, Color::Black, None);
     assert_eq!(timed.nodes[0].visits, 10);
