@@ -50,14 +50,14 @@ use Bound::{About, OrStronger, OrWeaker};
 /// levels 6 to 10), from `scripts/level-match` games against GNU Go 3.8 level 10 (taken as 8
 /// kyu, 100 Elo a rank) and between levels (docs/measurements.md, 2026-12-06 and 2026-12-07);
 /// `None`: not measured there. Levels 1 to 4 lost every game to the level above them (level
-/// 1 won 6 of 20 against level 2), so their ranks are bounds.
+/// 1 won 6 of 20 against level 2), so their ranks are bounds (30 kyu the lowest said).
 const PLAYOUT_KYU_19X19: [Option<(u32, Bound)>; 10] = [
-    Some((29, OrWeaker)),
-    Some((28, OrWeaker)),
-    Some((22, OrWeaker)),
-    Some((16, OrWeaker)),
-    Some((11, About)),
-    Some((10, About)),
+    Some((30, OrWeaker)),
+    Some((30, OrWeaker)),
+    Some((23, OrWeaker)),
+    Some((18, OrWeaker)),
+    Some((13, About)),
+    Some((9, About)),
     Some((6, About)),
     Some((4, About)),
     None,
@@ -229,7 +229,7 @@ mod tests {
             assert_eq!(format!("about {} kyu", label.trim_end_matches('k')), said, "level {level}");
         }
         assert_eq!(computer_rating(10, 9, false), None);
-        assert_eq!(computer_rating(5, 19, false).map(|g| rank_label(&g)), Some("11k".to_owned()));
+        assert_eq!(computer_rating(5, 19, false).map(|g| rank_label(&g)), Some("13k".to_owned()));
         assert_eq!(computer_rating(2, 19, false), None);
         assert_eq!(computer_rating(3, 19, false), None, "a bound (0 of 20 against level 4) is not rated");
         assert_eq!(computer_rating(8, 19, false).map(|g| rank_label(&g)), Some("4k".to_owned()));
@@ -277,14 +277,14 @@ mod tests {
             let s = &levels[usize::from(level - 1)].strengths;
             s.iter().find(|s| s.size == size).unwrap().strength.clone()
         };
-        assert_eq!(on(false, 1, 19), "about 29 kyu or weaker");
+        assert_eq!(on(false, 1, 19), "about 30 kyu or weaker");
         assert_eq!(on(false, 8, 19), "about 4 kyu");
         assert_eq!(on(false, 9, 19), "stronger than level 8 (not measured)");
-        assert_eq!(on(false, 4, 19), "about 16 kyu or weaker");
+        assert_eq!(on(false, 4, 19), "about 18 kyu or weaker");
         assert_eq!(on(true, 6, 19), "about 3 kyu or stronger");
         assert_eq!(on(true, 7, 19), "stronger than level 6 (not measured)");
         // The network's levels follow the network's, the playout levels below them their own.
-        assert_eq!(on(true, 5, 19), "about 11 kyu");
+        assert_eq!(on(true, 5, 19), "about 13 kyu");
         assert_eq!(on(true, 5, 13), "about 8 kyu");
         assert_eq!(on(false, 8, 13), "stronger than level 7 (not measured)");
         assert_eq!(on(false, 4, 13), "weaker than level 5 (not measured)");

@@ -357,7 +357,7 @@ async function settingsRematchAndMyGames(browser) {
   check(/^9×9: about 4 kyu; /.test(await text(page, '#level-info')), `level 8 on 9×9: ${await text(page, '#level-info')}`);
   await page.locator('input[name=level]').fill('5');
   await page.locator('input[name=size][value="19"]').check();
-  await page.waitForFunction(() => /^19×19: about 11 kyu; the playout search, 1000 simulations/.test(document.querySelector('#level-info')?.textContent));
+  await page.waitForFunction(() => /^19×19: about 13 kyu; the playout search, 1000 simulations/.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=size][value="13"]').check();
   await page.waitForFunction(() => /^13×13: about 8 kyu; /.test(document.querySelector('#level-info')?.textContent));
   await page.locator('input[name=level]').fill('4');
