@@ -161,9 +161,9 @@ pub struct PlayoutParams {
     /// The playout policy: which answers to the last move come before random moves (see
     /// [`Policy`]; measured in docs/measurements.md).
     pub policy: Policy,
-    /// New nodes start with prior knowledge ([`PlayoutParams::priors_in_value`]: in their own
-    /// statistics or their AMAF ones) (captures, escapes,
-    /// self-ataris, shapes, nearness to the last move, empty first-line points).
+    /// New nodes start with prior knowledge — captures, escapes, self-ataris, shapes, nearness
+    /// to the last move, empty first-line points — in their own statistics or their AMAF ones
+    /// ([`PlayoutParams::priors_in_value`]).
     pub priors: bool,
     /// Above 0, nearness to the opponent's last move is read on the common-fate graph (a
     /// chain is one node: the liberties of the last stone's chain and the chains touching it

@@ -15,7 +15,7 @@ use super::select::select;
 use super::tree::{Node, PASS, add_children, point, position_key, snapshot};
 use super::{Monitor, Stop};
 use crate::arena::top_two;
-use crate::budget::{Budget, out_of_reach, time_is_up, unsettled};
+use crate::budget::{Budget, Leader, out_of_reach, time_is_up, unsettled};
 use crate::params::Limit;
 use crate::params::SearchParams;
 use crate::predictor::Tactics;
@@ -224,6 +224,11 @@ pub(super) fn owner(board: &Board, p: Point) -> f32 {
     }
 }
 
+/// The root's two most visited moves, the tree locked for the look.
+fn leaders(shared: &Shared<'_>) -> (Leader, Leader) {
+    top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+}
+
 /// Whether the simulations left to the search's limit are out of reach of the choice
 /// ([`out_of_reach`]) — and, when the search may go on past its limit, the choice is settled
 /// ([`unsettled`]); never before `resign_after` simulations, which a search needs to resign.
@@ -231,7 +236,7 @@ fn settled(shared: &Shared<'_>) -> bool {
     let claimed = shared.claimed.load(Ordering::Relaxed);
     let left = f64::from(shared.limit.saturating_sub(claimed));
     claimed >= shared.params.resign_after && {
-        let (first, second) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let (first, second) = leaders(shared);
         out_of_reach(first, second, left) && (shared.most <= shared.limit || !unsettled(first, second))
     }
 }
@@ -241,7 +246,7 @@ fn settled(shared: &Shared<'_>) -> bool {
 pub(super) fn past_limit(shared: &Shared<'_>, claimed: u32) -> bool {
     claimed >= shared.most
         || ((claimed - shared.limit).is_multiple_of(64) && {
-            let (first, second) = top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            let (first, second) = leaders(shared);
             !unsettled(first, second)
         })
 }
@@ -273,7 +278,7 @@ impl Worker {
             if self.playouts.is_multiple_of(64)
                 && let Some(budget) = shared.budget
                 && time_is_up(budget, shared.started.elapsed(), shared.claimed.load(Ordering::Relaxed), || {
-                    top_two(&shared.tree.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+                    leaders(shared)
                 })
             {
                 shared.stop.store(true, Ordering::Relaxed);

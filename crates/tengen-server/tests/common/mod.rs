@@ -104,9 +104,9 @@ pub async fn drop_postgres(url: &str) {
     let base = std::env::var("TENGEN_TEST_POSTGRES").unwrap();
     let name = url.rsplit('/').next().unwrap();
     let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
-    // An autovacuum worker on the database (a superuser's process, which the test role may
-    // not end: "must be a member of the role whose process is being terminated") fails the
-    // drop now and then; it is gone a moment later.
+    // A process of another role on the database, which the test role may not end ("must be
+    // a member of the role whose process is being terminated" — seen once; an autovacuum
+    // worker, a superuser's, is the likely one), fails the forced drop; try again for 5 s.
     let mut tries = 0;
     loop {
         let dropped = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
