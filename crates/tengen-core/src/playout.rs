@@ -96,7 +96,7 @@ impl Board {
             last = next(self, to_move, last);
             match last {
                 Some(p) => {
-                    self.play_unchecked(p, to_move);
+                    self.play_unhashed(p, to_move);
                     moves += 1;
                     passes = 0;
                 }

@@ -257,6 +257,43 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Playouts' moves without the hash kept (`play_unhashed`) leave the board that
+    /// `play_unchecked` leaves, whose hash `hash()` computes; a copy of a board with its hash
+    /// kept keeps it again.
+    #[test]
+    fn unhashed_moves_leave_the_same_board(size in 2usize..=25, seed: u64) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut kept = Board::new(size).unwrap();
+        let mut unhashed = kept.clone();
+        let mut color = Color::Black;
+        for _ in 0..size * size * 2 {
+            match kept.random_playout_move(color, &mut rng) {
+                Some(p) => {
+                    prop_assert_eq!(kept.play_unchecked(p, color), unhashed.play_unhashed(p, color));
+                }
+                None => {
+                    kept.pass();
+                    unhashed.pass();
+                }
+            }
+            prop_assert_eq!(unhashed.hash(), kept.hash());
+            prop_assert!(unhashed == kept);
+            unhashed.check_consistency().unwrap();
+            color = !color;
+        }
+        unhashed.copy_from(&kept);
+        if let Some(p) = kept.random_playout_move(color, &mut rng) {
+            kept.play_unchecked(p, color);
+            unhashed.play_unchecked(p, color);
+        }
+        prop_assert_eq!(unhashed.hash(), kept.hash());
+        unhashed.check_consistency().unwrap();
+    }
+}
+
 /// KataGo's stress test in spirit: 20,000 moves, garbage included, on odd sizes, with a fixed
 /// seed so that a failure repeats.
 #[test]

@@ -52,7 +52,7 @@ impl Board {
         if empties != self.n_empty as usize {
             return Err(format!("{empties} empty points, list says {}", self.n_empty));
         }
-        if hash != self.hash {
+        if hash != self.hash() {
             return Err("incremental hash differs from the recomputed one".into());
         }
         // Chains: flood fill from each stone, compare membership and counters.

@@ -10,7 +10,7 @@ impl PartialEq for Board {
     /// Two boards are equal when they have the same size, stones, ko ban and capture counts.
     fn eq(&self, other: &Board) -> bool {
         self.size == other.size
-            && self.hash == other.hash
+            && self.hash() == other.hash()
             && self.ko() == other.ko()
             && self.captures == other.captures
             && self.points().all(|p| self.get(p) == other.get(p))

@@ -239,6 +239,9 @@ pub struct Board {
     /// The point that `ko_color` may not play on the next move, or 0.
     ko_point: u16,
     ko_color: u8,
+    /// Whether `hash` is out of date: set by [`Board::play_unhashed`], cleared by
+    /// [`Board::copy_from`] a board whose hash is kept.
+    hash_stale: bool,
     hash: u64,
     /// Stones captured by Black and by White.
     captures: [u32; 2],
@@ -268,6 +271,7 @@ impl Board {
             n_empty: 0,
             ko_point: 0,
             ko_color: 0,
+            hash_stale: false,
             hash: 0,
             captures: [0; 2],
             stones: [0; 2],
@@ -310,6 +314,7 @@ impl Board {
         self.ko_point = other.ko_point;
         self.ko_color = other.ko_color;
         self.hash = other.hash;
+        self.hash_stale = other.hash_stale;
         self.captures = other.captures;
         self.stones = other.stones;
         self.cells.0[..used].copy_from_slice(&other.cells.0[..used]);
@@ -413,7 +418,18 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn hash(&self) -> u64 {
-        self.hash
+        if self.hash_stale { self.computed_hash() } else { self.hash }
+    }
+
+    /// The hash computed from the stones alone.
+    fn computed_hash(&self) -> u64 {
+        let mut hash = 0;
+        for p in self.points() {
+            if let Some(c) = self.get(p) {
+                hash ^= key(c.index(), p.index());
+            }
+        }
+        hash
     }
 
     /// The point where `color` may not play next because it would retake a ko at once.
@@ -615,11 +631,27 @@ impl Board {
     /// Breaking the precondition leaves a meaningless board, never undefined behaviour.
     #[inline]
     pub fn play_unchecked(&mut self, p: Point, color: Color) -> Played {
+        self.play_as::<true>(p, color)
+    }
+
+    /// [`Board::play_unchecked`] without keeping the Zobrist hash up to date, for playouts,
+    /// whose boards are thrown away: one table look-up fewer a move. [`Board::hash`] then
+    /// computes the hash from the stones, one pass over the board, until the board is made a
+    /// copy of one whose hash is kept ([`Board::copy_from`]).
+    #[inline]
+    pub fn play_unhashed(&mut self, p: Point, color: Color) -> Played {
+        self.hash_stale = true;
+        self.play_as::<false>(p, color)
+    }
+
+    /// [`Board::play_unchecked`], keeping the hash when `HASH`.
+    #[inline(always)]
+    fn play_as<const HASH: bool>(&mut self, p: Point, color: Color) -> Played {
         debug_assert!(self.contains(p) && self.is_empty(p), "play_unchecked on {p}, which is not an empty point");
         let p = p.index();
         let c = color as u8;
         let o = c ^ 1;
-        let (captured, last_captured) = self.place::<true>(p, c);
+        let (captured, last_captured) = self.place::<true, HASH>(p, c);
         self.captures[c as usize] += u32::from(captured);
 
         let own = self.chains[self.head[p] as usize];
@@ -648,7 +680,7 @@ impl Board {
     pub fn hash_after(&self, p: Point, color: Color) -> u64 {
         let pi = p.index();
         let c = color as u8;
-        let mut hash = self.hash ^ key(c as usize, pi);
+        let mut hash = self.hash() ^ key(c as usize, pi);
         let mut seen = [0u16; 4];
         let mut own_heads = [0u16; 4];
         let mut libs_elsewhere = false;
@@ -715,7 +747,7 @@ impl Board {
     /// capturing anything and without the ko rule: for setting up positions.
     pub(crate) fn put_stone(&mut self, p: Point, color: Color) {
         debug_assert!(self.is_empty(p));
-        self.place::<false>(p.index(), color as u8);
+        self.place::<false, true>(p.index(), color as u8);
         self.ko_point = 0;
     }
 
@@ -738,15 +770,17 @@ impl Board {
     /// border cells have head 0, a cell no chain uses, whose counters absorb the updates
     /// meant for nobody; the stone's own pseudo-liberties come from its neighbour counts.
     /// Only merges and captures branch. (Measured with `tengen bench playouts`: see the commit
-    /// that introduced it.)
+    /// that introduced it.) The hash is kept when `HASH` (see [`Board::play_unhashed`]).
     #[inline(always)]
-    fn place<const CAPTURE: bool>(&mut self, p: usize, c: u8) -> (u16, usize) {
+    fn place<const CAPTURE: bool, const HASH: bool>(&mut self, p: usize, c: u8) -> (u16, usize) {
         let n = NEIGHBOURS.map(|d| (p as isize + d) as usize);
         let around = n.map(|e| self.cells[e]);
         let empty_sum: u32 = (0..4).map(|k| u32::from(around[k] == EMPTY) * n[k] as u32).sum();
         let libs = nbr_count(self.nbr[p], 2);
         self.cells[p] = c;
-        self.hash ^= key(c as usize, p);
+        if HASH {
+            self.hash ^= key(c as usize, p);
+        }
         // Swap-remove `p` from the empty list.
         self.n_empty -= 1;
         let last = self.empties[self.n_empty as usize];
@@ -767,13 +801,18 @@ impl Board {
             self.chains[h].remove_lib(p);
             takes |= (around[k] == c ^ 1) & (self.chains[h].libs() == 0);
         }
-        for k in 0..4 {
-            if around[k] == c {
+        // The own neighbours as bits, visited in order: one branch for "any", then one a
+        // further chain, instead of one unpredictable branch per neighbour.
+        let own = (0..4).fold(0u32, |m, k| m | (u32::from(around[k] == c) << k));
+        if own != 0 {
+            // The first chain joined: the lone stone goes into it.
+            self.join(p, self.head[n[own.trailing_zeros() as usize]] as usize);
+            let mut rest = own & (own - 1);
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
                 let (hp, h) = (self.head[p] as usize, self.head[n[k]] as usize);
-                if hp == p {
-                    // The first chain joined: the lone stone goes into it.
-                    self.join(p, h);
-                } else if hp != h {
+                if hp != h {
                     self.merge(hp, h);
                 }
             }
@@ -798,7 +837,7 @@ impl Board {
     #[inline]
     fn join(&mut self, p: usize, h: usize) {
         self.head[p] = h as u16;
-        self.next.swap(h, p);
+        self.next.swap_at(h, p);
         let add = self.chains[p];
         self.chains[h].absorb(add);
     }
@@ -815,7 +854,7 @@ impl Board {
                 break;
             }
         }
-        self.next.swap(big, small);
+        self.next.swap_at(big, small);
         let add = self.chains[small];
         let info = &mut self.chains[big];
         info.absorb(add);

@@ -14,6 +14,16 @@ impl<T: Copy> Table<T> {
     }
 }
 
+impl<T: Copy> Table<T> {
+    /// Swaps two entries, masked like indexing: no bounds test.
+    #[inline(always)]
+    pub(crate) fn swap_at(&mut self, a: usize, b: usize) {
+        let (x, y) = (self[a], self[b]);
+        self[a] = y;
+        self[b] = x;
+    }
+}
+
 impl<T> std::ops::Index<usize> for Table<T> {
     type Output = T;
     #[inline(always)]

@@ -504,7 +504,7 @@ impl Worker {
             last = choice;
             match choice {
                 Some(q) => {
-                    let played = self.board.play_unchecked(q, to_play);
+                    let played = self.board.play_unhashed(q, to_play);
                     self.sequence.push((q.index() as u16, to_play.index() as u8));
                     p = 0;
                     if played.captured > 0
