@@ -307,7 +307,7 @@ impl Board {
         let used = (other.size as usize + 2) * STRIDE;
         if self.size != other.size {
             // Cells past the rows in use must read as border for any size.
-            self.cells.0[used..].fill(BORDER);
+            self.cells.tail_mut(used).fill(BORDER);
         }
         self.size = other.size;
         self.n_empty = other.n_empty;
@@ -317,12 +317,12 @@ impl Board {
         self.hash_stale = other.hash_stale;
         self.captures = other.captures;
         self.stones = other.stones;
-        self.cells.0[..used].copy_from_slice(&other.cells.0[..used]);
-        self.nbr.0[..used].copy_from_slice(&other.nbr.0[..used]);
-        self.head.0[..used].copy_from_slice(&other.head.0[..used]);
-        self.next.0[..used].copy_from_slice(&other.next.0[..used]);
-        self.chains.0[..used].copy_from_slice(&other.chains.0[..used]);
-        self.empty_at.0[..used].copy_from_slice(&other.empty_at.0[..used]);
+        self.cells.first_mut(used).copy_from_slice(other.cells.first(used));
+        self.nbr.first_mut(used).copy_from_slice(other.nbr.first(used));
+        self.head.first_mut(used).copy_from_slice(other.head.first(used));
+        self.next.first_mut(used).copy_from_slice(other.next.first(used));
+        self.chains.first_mut(used).copy_from_slice(other.chains.first(used));
+        self.empty_at.first_mut(used).copy_from_slice(other.empty_at.first(used));
         let n = other.n_empty as usize;
         self.empties[..n].copy_from_slice(&other.empties[..n]);
     }
@@ -557,18 +557,12 @@ impl Board {
         }
         // Every neighbour is a stone or the edge; border cells keep head 0, which no chain
         // has, so the heads alone tell which neighbours belong to one chain.
-        let n = [
-            (p as isize + NEIGHBOURS[0]) as usize,
-            (p as isize + NEIGHBOURS[1]) as usize,
-            (p as isize + NEIGHBOURS[2]) as usize,
-            (p as isize + NEIGHBOURS[3]) as usize,
-        ];
-        let h = [self.head[n[0]], self.head[n[1]], self.head[n[2]], self.head[n[3]]];
+        let h = NEIGHBOURS.map(|d| *self.head.near(p, d));
         // All four neighbours evaluated without an early exit: the branches of an early
         // exit on random positions cost more than the work they save.
         let mut saved = false;
         for k in 0..4 {
-            let cell = self.cells[n[k]];
+            let cell = *self.cells.near(p, NEIGHBOURS[k]);
             // At most four stones touch `p`, so the count of pairs against those naming `p`
             // tells whether the chain has another liberty. (A border cell's head 0 reads
             // counters nobody keeps; its answer is masked.)
@@ -739,7 +733,7 @@ impl Board {
         // All four neighbours are `c` or the edge, so the opponent's count is the number of
         // edge neighbours: a point on the edge allows no opposing diagonal, others one.
         let on_edge = u32::from(nbr_count(packed, o as usize) != 0);
-        let bad = DIAGONALS.iter().map(|&d| u32::from(self.cells[(p as isize + d) as usize] == o)).sum::<u32>();
+        let bad = DIAGONALS.iter().map(|&d| u32::from(*self.cells.near(p, d) == o)).sum::<u32>();
         bad + on_edge < 2
     }
 
@@ -774,7 +768,7 @@ impl Board {
     #[inline(always)]
     fn place<const CAPTURE: bool, const HASH: bool>(&mut self, p: usize, c: u8) -> (u16, usize) {
         let n = NEIGHBOURS.map(|d| (p as isize + d) as usize);
-        let around = n.map(|e| self.cells[e]);
+        let around = NEIGHBOURS.map(|d| *self.cells.near(p, d));
         let empty_sum: u32 = (0..4).map(|k| u32::from(around[k] == EMPTY) * n[k] as u32).sum();
         let libs = nbr_count(self.nbr[p], 2);
         self.cells[p] = c;
@@ -795,9 +789,10 @@ impl Board {
         // chain touching `p` twice reaches zero at the second contact).
         let mut takes = false;
         for k in 0..4 {
-            let e = n[k];
-            self.nbr[e] = self.nbr[e].wrapping_add(NBR_PLACE[c as usize]);
-            let h = self.head[e] as usize;
+            let d = NEIGHBOURS[k];
+            let nbr = self.nbr.near_mut(p, d);
+            *nbr = nbr.wrapping_add(NBR_PLACE[c as usize]);
+            let h = *self.head.near(p, d) as usize;
             self.chains[h].remove_lib(p);
             takes |= (around[k] == c ^ 1) & (self.chains[h].libs() == 0);
         }
@@ -806,12 +801,12 @@ impl Board {
         let own = (0..4).fold(0u32, |m, k| m | (u32::from(around[k] == c) << k));
         if own != 0 {
             // The first chain joined: the lone stone goes into it.
-            self.join(p, self.head[n[own.trailing_zeros() as usize]] as usize);
+            self.join(p, *self.head.near(p, NEIGHBOURS[own.trailing_zeros() as usize & 3]) as usize);
             let mut rest = own & (own - 1);
             while rest != 0 {
                 let k = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                let (hp, h) = (self.head[p] as usize, self.head[n[k]] as usize);
+                let (hp, h) = (self.head[p] as usize, *self.head.near(p, NEIGHBOURS[k & 3]) as usize);
                 if hp != h {
                     self.merge(hp, h);
                 }
@@ -893,9 +888,9 @@ impl Board {
     /// the chain being removed are dropped with it.
     #[inline(always)]
     fn free_beside(&mut self, s: usize, d: isize, c: usize) {
-        let n = (s as isize + d) as usize;
-        self.nbr[n] = self.nbr[n].wrapping_sub(NBR_PLACE[c]);
-        self.chains[self.head[n] as usize].add_lib(s);
+        let nbr = self.nbr.near_mut(s, d);
+        *nbr = nbr.wrapping_sub(NBR_PLACE[c]);
+        self.chains[*self.head.near(s, d) as usize].add_lib(s);
     }
 }
 

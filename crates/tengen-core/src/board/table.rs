@@ -2,19 +2,23 @@
 
 use crate::point::AREA;
 
-/// A per-point table of the padded array, 1024 long so that indexing masks with `& 1023` and
-/// the compiler drops the bounds test (the padded array has 729 cells). Measured with
-/// `tengen bench playouts`: see the commit that introduced it.
+/// Cells before and after the 1024 a table's index reaches: room for a neighbour's offset.
+const PAD: usize = 64;
+
+/// A per-point table of the padded array (729 cells), indexed without `unsafe` and without a
+/// bounds test the compiler cannot drop: an index is masked with `& 1023`, and a neighbour
+/// is read at a constant offset of at most [`PAD`] from a masked point
+/// ([`Table::near`]), so that the compiler sees both in range; the masked point is shared by
+/// all of its neighbours' reads and the offset goes into the address. Measured with
+/// `tengen bench playouts`: see the commits that introduced it.
 #[derive(Clone, Copy)]
-pub(crate) struct Table<T>(pub(crate) [T; 1024]);
+pub(crate) struct Table<T>([T; 1024 + 2 * PAD]);
 
 impl<T: Copy> Table<T> {
     pub(crate) const fn filled(value: T) -> Table<T> {
-        Table([value; 1024])
+        Table([value; 1024 + 2 * PAD])
     }
-}
 
-impl<T: Copy> Table<T> {
     /// Swaps two entries, masked like indexing: no bounds test.
     #[inline(always)]
     pub(crate) fn swap_at(&mut self, a: usize, b: usize) {
@@ -22,33 +26,53 @@ impl<T: Copy> Table<T> {
         self[a] = y;
         self[b] = x;
     }
+
+    /// The entries of the first `n` indices (for copying the rows in use).
+    #[inline]
+    pub(crate) fn first(&self, n: usize) -> &[T] {
+        &self.0[PAD..PAD + n]
+    }
+
+    /// [`Table::first`], to write.
+    #[inline]
+    pub(crate) fn first_mut(&mut self, n: usize) -> &mut [T] {
+        &mut self.0[PAD..PAD + n]
+    }
+
+    /// The entries from index `n` to 1023 (the unused rows).
+    #[inline]
+    pub(crate) fn tail_mut(&mut self, n: usize) -> &mut [T] {
+        &mut self.0[PAD + n..PAD + 1024]
+    }
+}
+
+impl<T> Table<T> {
+    /// The entry at offset `d` (|d| ≤ 64, a constant for the bounds test to go) from index
+    /// `p`: the entry of index `p + d` for any point of the board.
+    #[inline(always)]
+    pub(crate) fn near(&self, p: usize, d: isize) -> &T {
+        &self.0[((p & 1023) + PAD).wrapping_add_signed(d)]
+    }
+
+    /// [`Table::near`], to write.
+    #[inline(always)]
+    pub(crate) fn near_mut(&mut self, p: usize, d: isize) -> &mut T {
+        &mut self.0[((p & 1023) + PAD).wrapping_add_signed(d)]
+    }
 }
 
 impl<T> std::ops::Index<usize> for Table<T> {
     type Output = T;
     #[inline(always)]
     fn index(&self, i: usize) -> &T {
-        &self.0[i & 1023]
+        &self.0[(i & 1023) + PAD]
     }
 }
 
 impl<T> std::ops::IndexMut<usize> for Table<T> {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.0[i & 1023]
-    }
-}
-
-impl<T> std::ops::Deref for Table<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        &self.0
-    }
-}
-
-impl<T> std::ops::DerefMut for Table<T> {
-    fn deref_mut(&mut self) -> &mut [T] {
-        &mut self.0
+        &mut self.0[(i & 1023) + PAD]
     }
 }
 
