@@ -127,9 +127,11 @@ pub enum PlayError {
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Rules,
-    board: Board,
+    /// The boards are boxed: a `Game` moves around by value (the server's states, replies
+    /// and futures), and two boards inline made those too large for a thread's stack.
+    board: Box<Board>,
     /// The position before the first move (handicap stones included).
-    start: Board,
+    start: Box<Board>,
     start_to_move: Color,
     to_move: Color,
     handicap: usize,
@@ -406,7 +408,7 @@ impl Game {
     /// Replays every move from the start: after undo and rule changes.
     fn rebuild_history(&mut self) {
         let moves = std::mem::take(&mut self.moves);
-        self.board = self.start.clone();
+        self.board.clone_from(&self.start);
         self.to_move = self.start_to_move;
         self.passes = 0;
         self.phase = Phase::Playing;
@@ -517,8 +519,8 @@ impl TryFrom<Setup> for Game {
         let board = setup.board()?;
         let mut game = Game {
             rules: setup.rules,
-            start: board.clone(),
-            board,
+            start: Box::new(board.clone()),
+            board: Box::new(board),
             start_to_move: setup.to_move,
             to_move: setup.to_move,
             handicap: setup.handicap,
