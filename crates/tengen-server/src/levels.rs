@@ -50,7 +50,8 @@ use Bound::{About, OrStronger, OrWeaker};
 /// levels 6 to 10), from `scripts/level-match` games against GNU Go 3.8 level 10 (taken as 8
 /// kyu, 100 Elo a rank) and between levels (docs/measurements.md, 2026-12-06 and 2026-12-07);
 /// `None`: not measured there. Levels 1 to 4 lost every game to the level above them (level
-/// 1 won 6 of 20 against level 2), so their ranks are bounds (30 kyu the lowest said).
+/// 1 won 6 of 20 against level 2), so their ranks are bounds (30 kyu the lowest said); level
+/// 9's rests on 7 games against level 8 (6 won), level 10 was not measured.
 const PLAYOUT_KYU_19X19: [Option<(u32, Bound)>; 10] = [
     Some((30, OrWeaker)),
     Some((30, OrWeaker)),
@@ -60,7 +61,7 @@ const PLAYOUT_KYU_19X19: [Option<(u32, Bound)>; 10] = [
     Some((9, About)),
     Some((6, About)),
     Some((4, About)),
-    None,
+    Some((1, About)),
     None,
 ];
 const NETWORK_KYU_19X19: [Option<(u32, Bound)>; 5] = [Some((3, OrStronger)), None, None, None, None];
@@ -233,6 +234,7 @@ mod tests {
         assert_eq!(computer_rating(2, 19, false), None);
         assert_eq!(computer_rating(3, 19, false), None, "a bound (0 of 20 against level 4) is not rated");
         assert_eq!(computer_rating(8, 19, false).map(|g| rank_label(&g)), Some("4k".to_owned()));
+        assert_eq!(computer_rating(9, 19, false).map(|g| rank_label(&g)), Some("1k".to_owned()));
         assert_eq!(computer_rating(6, 19, true), None, "nor the network's level 6 (10 of 10)");
         assert_eq!(computer_rating(5, 13, false).map(|g| rank_label(&g)), Some("8k".to_owned()));
         assert_eq!(computer_rating(7, 13, false).map(|g| rank_label(&g)), Some("4k".to_owned()));
@@ -279,7 +281,8 @@ mod tests {
         };
         assert_eq!(on(false, 1, 19), "about 30 kyu or weaker");
         assert_eq!(on(false, 8, 19), "about 4 kyu");
-        assert_eq!(on(false, 9, 19), "stronger than level 8 (not measured)");
+        assert_eq!(on(false, 9, 19), "about 1 kyu");
+        assert_eq!(on(false, 10, 19), "stronger than level 9 (not measured)");
         assert_eq!(on(false, 4, 19), "about 18 kyu or weaker");
         assert_eq!(on(true, 6, 19), "about 3 kyu or stronger");
         assert_eq!(on(true, 7, 19), "stronger than level 6 (not measured)");
