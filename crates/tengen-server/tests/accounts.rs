@@ -518,7 +518,7 @@ async fn a_rated_game_against_a_level_with_the_automatic_handicap() {
     // Levels and sizes without a measured rank, and "auto" where it cannot work, are refused.
     for (body, reason) in [
         (json!({"size": 9, "opponent": {"computer": {"level": 10}}, "rated": true}), "level_unrated"),
-        (json!({"size": 19, "opponent": {"computer": {"level": 9}}, "rated": true}), "level_unrated"),
+        (json!({"size": 19, "opponent": {"computer": {"level": 10}}, "rated": true}), "level_unrated"),
         (json!({"size": 13, "opponent": {"computer": {"level": 4}}, "rated": true}), "level_unrated"),
         (
             json!({"size": 9, "opponent": {"computer": {"level": 3}}, "handicap": "auto", "color": "black"}),
