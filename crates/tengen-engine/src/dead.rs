@@ -1,6 +1,183 @@
-//! Dead stones from an ownership estimate, shared by both searches.
+//! Dead stones: one judgement of life and death ([`judge`]) for both searches, and the quick
+//! judgements their own decisions use.
+//!
+//! An evaluator's ownership (the network's, or the status search's and status playouts') is an
+//! estimate of who ends up with a point, not a reading of life: it only names the chains to
+//! suspect. A suspected chain is dead when a reading with its owner to move fails too; a chain
+//! Benson's algorithm proves alive, or that shares an eye space with a living chain of its
+//! colour, is never dead. When unsure the judgement calls a group alive: the players then play
+//! it out (calling a living group dead steals a game; calling a dead one alive costs a move).
 
-use tengen_core::{Board, Color, Game, Point, Status, Unconditional, pass_alive, seki_partners};
+use std::ops::RangeInclusive;
+use std::time::{Duration, Instant};
+
+use tengen_core::{Board, Color, Game, PassAlive, Point, Status, Unconditional, pass_alive, seki_partners};
+
+/// How [`judge`] reads one evaluator's ownership (each has its own scale: the network's is
+/// sharp, the mean of playouts' is blunt).
+#[derive(Clone, Debug)]
+pub(crate) struct Scale {
+    /// A chain is suspected dead when the mean ownership of its stones leans the opponent's
+    /// way by more than this.
+    pub dead_beyond: f32,
+    /// Chains whose mean ownership for their owner lies here are weak — neither clearly alive
+    /// nor suspected —: read all the same.
+    pub weak: RangeInclusive<f32>,
+    /// A chain whose mean ownership for its owner is above this lives (for [`shares_eye_space`]).
+    pub living: f32,
+}
+
+/// The scale of the playout search's ownership (the mean of a status search's and status
+/// playouts'). Measured on real finished games with agreed dead stones (docs/measurements.md,
+/// 2026-12-03 and 2026-12-05).
+pub(crate) const PLAYOUT_SCALE: Scale = Scale { dead_beyond: 0.1, weak: -0.1..=0.6, living: 0.6 };
+
+/// The scale of the network's ownership, asked with each chain's owner to move
+/// (docs/measurements.md, 2026-12-07 "evening").
+pub(crate) const NETWORK_SCALE: Scale = Scale { dead_beyond: 0.4, weak: -0.4..=0.3, living: 0.6 };
+
+/// A suspected group ([`Scale::dead_beyond`]) or a weak one is dead unless its owner, moving
+/// first, saves it in at least this share of a reading. Measured on GNU Go's regression games
+/// and OGS's (docs/measurements.md, 2026-12-05).
+pub(crate) const READ_ALIVE_FROM: f32 = 0.8;
+
+/// A chain in seki by the static rule that the ownership suspects is dead only when a reading
+/// saves it less often than this: the seki of tengen-core's `tests/data/seki.txt` read 0.63
+/// and more (their playouts fill shared liberties), the false seki of shi-gnu in GNU Go's
+/// regression games 0.15.
+pub(crate) const SEKI_READ_ALIVE_FROM: f32 = 0.3;
+
+/// A reading of one group's life: how often its owner, moving first, saves `stones` (0 to 1),
+/// or `None` when there is no time left to read (then the group is judged without it). The
+/// flag asks for a deeper reading ([`DEEPER`] times the simulations).
+pub(crate) type Reader<'r> = dyn FnMut(&[Point], Color, bool) -> Option<f32> + 'r;
+
+/// How many times the simulations of a first reading a deeper one has: a suspected group that
+/// the first reading saves is read again so before it is spared (the playouts' reading errs on
+/// groups short of liberties whose defence fails a move later: 20040516-GoBucks-GnuGoCVS of GNU
+/// Go's regression games, a White group GNU Go's owl reading finds dead, read 0.94 at 3,000
+/// simulations and 0.40 at 12,000).
+pub(crate) const DEEPER: u32 = 4;
+
+/// The stones dead in `game` by `ownership` (Black's +1 to White's −1, by `Point::index`, on
+/// `scale`) and `read`: the one judgement of life and death of both searches, and so of GTP's
+/// `final_status_list`, the server's proposal and `tengen score --dead auto`. Sorted.
+///
+/// - A chain Benson's algorithm proves alive, or one that shares an eye space with a living
+///   chain of its colour ([`shares_eye_space`]), is never dead.
+/// - Suspected chains (their mean ownership beyond [`Scale::dead_beyond`] the opponent's way)
+///   are joined into groups where they share a liberty, and each group is dead when a reading
+///   with its owner to move saves it less often than [`READ_ALIVE_FROM`], and a deeper one too;
+///   unread for lack of time, by the ownership alone. A chain in seki by the static rule,
+///   suspected or weak, is dead when read below [`SEKI_READ_ALIVE_FROM`].
+/// - Weak groups ([`Scale::weak`]) are dead when read below [`READ_ALIVE_FROM`] (unread: alive).
+/// - A nakade kills a false seki ([`with_nakade`]); a stone in its own side's area is not dead
+///   ([`in_opponent_area`]); the stones inside the opponent's unconditional area are.
+pub(crate) fn judge(game: &Game, ownership: &[f32], scale: &Scale, read: &mut Reader<'_>) -> Vec<Point> {
+    let board = game.board();
+    let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
+    let (suspected, mut seki) = by_ownership(board, ownership, scale.dead_beyond);
+    seki.extend(weak_chains(board, ownership, &scale.weak, &alive).filter(|c| !seki_partners(board, c[0]).is_empty()));
+    let suspected_stones: Vec<Point> = suspected.iter().flatten().copied().collect();
+    let spared = |stones: &[Point]| shares_eye_space(board, ownership, scale, &alive, stones, &suspected_stones);
+    let mut dead = Vec::new();
+    for group in joined(board, suspected) {
+        if spared(&group) {
+            continue;
+        }
+        let color = board.get(group[0]).expect("a stone");
+        let fails = |s: Option<f32>| s.is_none_or(|s| s < READ_ALIVE_FROM);
+        // The deeper reading only where the first saves the group.
+        if fails(read(&group, color, false)) || fails(read(&group, color, true)) {
+            dead.extend(group);
+        }
+    }
+    for chain in seki {
+        let color = board.get(chain[0]).expect("a stone");
+        if !spared(&chain) && read(&chain, color, false).is_some_and(|s| s < SEKI_READ_ALIVE_FROM) {
+            dead.extend(chain);
+        }
+    }
+    let weak = weak_chains(board, ownership, &scale.weak, &alive).filter(|c| seki_partners(board, c[0]).is_empty());
+    for group in joined(board, weak.collect()) {
+        let color = board.get(group[0]).expect("a stone");
+        if !spared(&group) && read(&group, color, false).is_some_and(|s| s < READ_ALIVE_FROM) {
+            dead.extend(group);
+        }
+    }
+    dead.sort();
+    let dead = in_opponent_area(board, with_nakade(board, ownership, dead));
+    with_unconditional(board, dead)
+}
+
+/// A [`Reader`] that reads with [`crate::Mcts::survival`] until `deadline`, if given.
+pub(crate) fn playout_reader<'m>(
+    reader: &'m crate::Mcts,
+    game: &'m Game,
+    deadline: Option<Instant>,
+) -> impl FnMut(&[Point], Color, bool) -> Option<f32> + 'm {
+    move |stones, color, deeper| {
+        let left: Option<Duration> = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|l| l.is_zero()) {
+            return None;
+        }
+        let times = if deeper { DEEPER } else { 1 };
+        Some(reader.survival(game, stones, color, times, left))
+    }
+}
+
+/// Whether `stones` (of one colour) share an eye space with a living chain of their colour: an
+/// empty region — the opponent's `suspected` stones taken off — that only their colour
+/// borders, two or more of whose points are liberties of `stones`, and that a living chain of
+/// theirs touches (one Benson's algorithm proves alive, or whose mean ownership for its owner
+/// is above [`Scale::living`]). The opponent cannot fill two liberties inside an eye space
+/// without its owner's answer, so the stones live with the chain that owns the space (a group
+/// on the edge whose two eyes come from the first and second lines it shares with a
+/// neighbour).
+pub(crate) fn shares_eye_space(
+    board: &Board,
+    ownership: &[f32],
+    scale: &Scale,
+    alive: &[PassAlive; 2],
+    stones: &[Point],
+    suspected: &[Point],
+) -> bool {
+    let color = board.get(stones[0]).expect("a stone");
+    let opponents: Vec<Point> = suspected.iter().copied().filter(|&p| board.get(p) == Some(!color)).collect();
+    let ours = |p: Point| stones.iter().any(|&s| board.same_chain(s, p));
+    let living = |p: Point| {
+        alive[color.index()].is_alive(p)
+            || mean_for(color, &board.chain(p).collect::<Vec<_>>(), ownership) > scale.living
+    };
+    tengen_core::count::empty_regions_without(board, &opponents).iter().any(|(points, borders)| {
+        if borders[(!color).index()] || points.len() < 2 {
+            return false;
+        }
+        let touches = |p: &Point| board.neighbours(*p).any(|n| board.get(n) == Some(color) && ours(n));
+        points.iter().filter(|p| touches(p)).count() >= 2
+            && points.iter().any(|&p| board.neighbours(p).any(|n| board.get(n) == Some(color) && !ours(n) && living(n)))
+    })
+}
+
+/// `chains` (each a chain's stones) joined into groups where chains of one colour share a
+/// liberty.
+fn joined(board: &Board, chains: Vec<Vec<Point>>) -> Vec<Vec<Point>> {
+    let mut groups: Vec<(Vec<Point>, Vec<Point>)> = Vec::new();
+    for stones in chains {
+        let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
+        let mut group = (stones, board.liberty_points(p));
+        groups.retain_mut(|(s, l)| {
+            let joins = board.get(s[0]) == Some(c) && l.iter().any(|x| group.1.contains(x));
+            if joins {
+                group.0.append(s);
+                group.1.append(l);
+            }
+            !joins
+        });
+        groups.push(group);
+    }
+    groups.into_iter().map(|(stones, _)| stones).collect()
+}
 
 /// Whether `color` passes back after the opponent's pass, given the stones its judgement calls
 /// `dead`: the game is not open ([`undecided`]), the count with them taken off wins and none of
@@ -44,16 +221,18 @@ pub(crate) fn opponent_dead_stands(board: &Board, color: Color, dead: &[Point]) 
 /// −1) gives, on average, to the opponent by more than `threshold` — never a chain Benson's
 /// algorithm proves alive, nor one in seki by the static rule (`tengen_core::seki_partners`:
 /// playouts, which fill shared liberties at random, would call both sides of a seki dead).
-/// Sorted.
+/// Sorted. The quick judgement, without readings, of the searches' own decisions.
 pub(crate) fn dead_by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
-    by_ownership(board, ownership, threshold).0
+    let mut dead: Vec<Point> = by_ownership(board, ownership, threshold).0.into_iter().flatten().collect();
+    dead.sort();
+    dead
 }
 
-/// [`dead_by_ownership`], and apart the chains it spares only for the static seki rule: the
-/// rule looks one or two moves ahead, and a reading decides (shi-gnu of GNU Go's regression
-/// games: Black's chain shares B1 and D2 with White's A2 and B3, and White's B1 starts a ko
-/// that Black cannot win).
-pub(crate) fn by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> (Vec<Point>, Vec<Vec<Point>>) {
+/// The chains (each by its stones) that [`dead_by_ownership`] calls dead, and apart the chains
+/// it spares only for the static seki rule: the rule looks one or two moves ahead, and a
+/// reading decides (shi-gnu of GNU Go's regression games: Black's chain shares B1 and D2 with
+/// White's A2 and B3, and White's B1 starts a ko that Black cannot win).
+pub(crate) fn by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> (Vec<Vec<Point>>, Vec<Vec<Point>>) {
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
     let (mut dead, mut seki) = (Vec::new(), Vec::new());
     for (stones, own) in chains_owned(board, ownership) {
@@ -64,12 +243,11 @@ pub(crate) fn by_ownership(board: &Board, ownership: &[f32], threshold: f32) -> 
             continue;
         }
         if seki_partners(board, p).is_empty() {
-            dead.extend(stones);
+            dead.push(stones);
         } else {
             seki.push(stones);
         }
     }
-    dead.sort();
     (dead, seki)
 }
 
@@ -134,35 +312,20 @@ pub(crate) fn with_nakade(board: &Board, ownership: &[f32], mut dead: Vec<Point>
 /// How far the attacker's wall must lean its way for a nakade to kill ([`with_nakade`]).
 const NAKADE_WALL: f32 = 0.5;
 
-/// The weak groups of `board` by `ownership` (Black's +1 to White's −1), each by its stones:
-/// chains whose mean ownership for their owner lies within `WEAK_OWNERSHIP` — neither clearly
-/// alive nor already clearly dead —, not proved alive by Benson's algorithm nor in seki by the
-/// static rule, joined into groups where they share a liberty.
-pub(crate) fn weak_groups(board: &Board, ownership: &[f32]) -> Vec<Vec<Point>> {
-    let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
-    let mut groups: Vec<(Vec<Point>, Vec<Point>)> = Vec::new();
-    for (stones, own) in chains_owned(board, ownership) {
+/// The weak chains of `board` by `ownership` (Black's +1 to White's −1), each by its stones:
+/// those whose mean ownership for their owner lies in `weak` — neither clearly alive nor
+/// suspected —, not proved alive by Benson's algorithm (`alive`, by colour).
+fn weak_chains<'a>(
+    board: &'a Board,
+    ownership: &[f32],
+    weak: &'a RangeInclusive<f32>,
+    alive: &'a [PassAlive; 2],
+) -> impl Iterator<Item = Vec<Point>> + 'a {
+    chains_owned(board, ownership).into_iter().filter_map(move |(stones, own)| {
         let (p, c) = (stones[0], board.get(stones[0]).expect("a stone"));
-        if !WEAK_OWNERSHIP.contains(&own) || alive[c.index()].is_alive(p) || !seki_partners(board, p).is_empty() {
-            continue;
-        }
-        // Join every group of this colour it shares a liberty with (stones, liberties).
-        let mut group = (stones, board.liberty_points(p));
-        groups.retain_mut(|(s, l)| {
-            let joins = board.get(s[0]) == Some(c) && l.iter().any(|x| group.1.contains(x));
-            if joins {
-                group.0.append(s);
-                group.1.append(l);
-            }
-            !joins
-        });
-        groups.push(group);
-    }
-    groups.into_iter().map(|(stones, _)| stones).collect()
+        (weak.contains(&own) && !alive[c.index()].is_alive(p)).then_some(stones)
+    })
 }
-
-/// The mean ownership (for the owner) of the chains whose life a reading decides.
-const WEAK_OWNERSHIP: std::ops::RangeInclusive<f32> = -0.1..=0.6;
 
 /// `dead` without the stones that, once every stone of `dead` is off the board, stand in an
 /// empty region the opponent does not border — their own side's area, or no one's: a dead
@@ -201,6 +364,114 @@ mod tests {
 
     fn board(text: &str) -> Board {
         Game::try_from(Setup::from_ascii(text).unwrap()).unwrap().board().clone()
+    }
+
+    /// An ownership giving every stone to its owner by 0.9, but `given_away` (each a chain's
+    /// stone) to the opponent by 0.9.
+    fn ownership_of(b: &Board, given_away: &[&str]) -> Vec<f32> {
+        let mut ownership = vec![0f32; Point::TABLE_SIZE];
+        for p in b.points() {
+            let Some(c) = b.get(p) else { continue };
+            let away = given_away.iter().any(|v| b.same_chain(v.parse().unwrap(), p));
+            let sign = if (c == Color::Black) != away { 1.0 } else { -1.0 };
+            ownership[p.index()] = 0.9 * sign;
+        }
+        ownership
+    }
+
+    /// The game of `text`, Black to move.
+    fn game(text: &str) -> Game {
+        Game::try_from(Setup::from_ascii(text).unwrap()).unwrap()
+    }
+
+    /// Black's F7-J7 on the top edge has no eye of its own: its eye space is the first and
+    /// second lines it shares with the living A7-E4 (E7 joins them).
+    const SHARED_EYE_SPACE: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        X X X X . X X X X
+        . . . X X O O O O
+        . . . . X O . . .
+        X X X X X O . . .
+        O O O O O O . . .
+        . . . . . . . . .
+        . . . . . . . . .";
+
+    #[test]
+    fn a_group_sharing_a_living_neighbours_eye_space_is_never_dead() {
+        let game = game(SHARED_EYE_SPACE);
+        let b = game.board();
+        // The ownership gives F7-J7 to White and every reading fails: spared all the same.
+        let mut reads = 0;
+        let mut fails = |_: &[Point], _: Color, _: bool| {
+            reads += 1;
+            Some(0.0)
+        };
+        let dead = judge(&game, &ownership_of(b, &["F7"]), &NETWORK_SCALE, &mut fails);
+        assert_eq!(dead, Vec::<Point>::new());
+        assert_eq!(reads, 0, "no reading needed");
+        // When its neighbour is suspected too, the neighbour lives by nothing here: both are
+        // read as one group (they share E7), and a failed reading kills them.
+        let dead = judge(&game, &ownership_of(b, &["F7", "A7"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.0));
+        assert_eq!(dead.len(), 12 + 4);
+        // Read alive, they live.
+        let dead = judge(&game, &ownership_of(b, &["F7", "A7"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.9));
+        assert_eq!(dead, Vec::<Point>::new());
+    }
+
+    #[test]
+    fn a_suspected_group_dies_only_when_its_reading_fails() {
+        // White's lone B4 inside Black's area: the ownership suspects it; the reading decides.
+        let game = game(". . X O .\n. O X O .\n. . X O .\n. . X O .\n. . X O .");
+        let b = game.board();
+        let at = |v: &str| -> Point { v.parse().unwrap() };
+        let ownership = ownership_of(b, &["B4"]);
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut |_, _, _| Some(0.3)), vec![at("B4")]);
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut |_, _, _| Some(0.85)), Vec::<Point>::new());
+        // Unread for lack of time: the ownership decides alone.
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut |_, _, _| None), vec![at("B4")]);
+        // Saved by the first reading, it is read deeper, and that reading decides.
+        let mut asked = Vec::new();
+        let mut deeper_fails = |_: &[Point], _: Color, deeper: bool| {
+            asked.push(deeper);
+            Some(if deeper { 0.4 } else { 0.95 })
+        };
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut deeper_fails), vec![at("B4")]);
+        assert_eq!(asked, [false, true]);
+        // A first reading that fails needs no deeper one.
+        let mut asked = Vec::new();
+        let mut first_fails = |_: &[Point], _: Color, deeper: bool| {
+            asked.push(deeper);
+            Some(0.2)
+        };
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut first_fails), vec![at("B4")]);
+        assert_eq!(asked, [false]);
+    }
+
+    #[test]
+    fn only_an_eye_space_its_colour_alone_borders_spares() {
+        // White's E8 in the top's space: with White's stone alive the space is no longer
+        // Black's alone, and F7-J7 lives or dies by its reading.
+        let text = SHARED_EYE_SPACE.replacen(
+            ". . . . . . . . .\n        X X X X . X",
+            ". . . . O . . . .\n        X X X X . X",
+            1,
+        );
+        let game = game(&text);
+        let b = game.board();
+        let at = |v: &str| -> Point { v.parse().unwrap() };
+        assert_eq!(b.get(at("E8")), Some(Color::White));
+        let dead = judge(&game, &ownership_of(b, &["F7"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.0));
+        assert_eq!(names(&dead), ["F7", "G7", "H7", "J7"]);
+        // E8 suspected too: the space is read without it, Black's alone again, and only E8 dies.
+        let dead = judge(&game, &ownership_of(b, &["F7", "E8"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.0));
+        assert_eq!(names(&dead), ["E8"]);
+    }
+
+    fn names(points: &[Point]) -> Vec<String> {
+        let mut names: Vec<String> = points.iter().map(ToString::to_string).collect();
+        names.sort();
+        names
     }
 
     #[test]

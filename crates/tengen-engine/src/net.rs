@@ -417,15 +417,42 @@ impl NetSearch {
         own
     }
 
-    /// The stones the network judges dead in `game` (averaged over the eight symmetries): a
-    /// chain whose points it gives, on average, more than 70% to the opponent (mean ownership
-    /// beyond 0.4 the other way) — never one Benson's algorithm proves alive —, and the stones
-    /// inside the opponent's unconditional area.
-    #[must_use]
-    pub fn dead_stones_of(&self, game: &Game) -> Vec<Point> {
-        self.dead_stones_with(game, 8)
+    /// The network's ownership of each stone of `game` with the stone's owner to move — what
+    /// the owner can make of its stones by moving first —, averaged over `symmetries`; an empty
+    /// point's as the mean of the two.
+    fn ownership_by_owner(&self, game: &Game, symmetries: u8) -> Vec<f32> {
+        let [black, white] =
+            [Color::Black, Color::White].map(|c| self.ownership_of(&game.position_only(c), symmetries));
+        let board = game.board();
+        let mut own = vec![0f32; Point::TABLE_SIZE];
+        for p in board.points() {
+            own[p.index()] = match board.get(p) {
+                Some(Color::Black) => black[p.index()],
+                Some(Color::White) => white[p.index()],
+                None => 0.5 * (black[p.index()] + white[p.index()]),
+            };
+        }
+        own
     }
 
+    /// The stones dead in `game` by the one judgement of life and death ([`crate::dead::judge`]
+    /// on [`crate::dead::NETWORK_SCALE`]): the network's ownership with each chain's owner to
+    /// move, over the eight symmetries, names the chains to suspect, and the playout search's
+    /// reading of each ([`crate::Mcts::survival`]) decides — a network's ownership is an
+    /// estimate of who ends up with a point, not a reading of life.
+    #[must_use]
+    pub fn dead_stones_of(&self, game: &Game) -> Vec<Point> {
+        let ownership = self.ownership_by_owner(game, 8);
+        let reader = crate::Mcts::new(SearchParams { seed: self.params.seed, ..SearchParams::default() });
+        let mut read = crate::dead::playout_reader(&reader, game, None);
+        crate::dead::judge(game, &ownership, &crate::dead::NETWORK_SCALE, &mut read)
+    }
+
+    /// The quick judgement of the search's own decisions (passing, the count of a pass): the
+    /// chains the network's ownership for the player to move, over `symmetries`, gives the
+    /// opponent beyond 0.4 (never a Benson-alive one), and the stones inside the opponent's
+    /// unconditional area. No reading: a search's move has no time for one, and a living group
+    /// of the opponent's judged dead here is captured, not counted off.
     fn dead_stones_with(&self, game: &Game, symmetries: u8) -> Vec<Point> {
         let board = game.board();
         let ownership = self.ownership_of(game, symmetries);

@@ -1,12 +1,15 @@
-//! The whole-board judgement of dead stones (`Mcts::dead_stones_of`, behind `final_status_list
-//! dead`, the server's proposal and the review) on the cases of tengen-core's
-//! `tests/data/seki.txt` that name their dead stones: a seki is never called dead, and the
-//! judgement names exactly the stones given, with the colours as given and swapped.
+//! The whole-board judgement of dead stones (`Mcts::dead_stones_of` and
+//! `NetSearch::dead_stones_of`, behind `final_status_list dead`, the server's proposal and the
+//! review) on the cases of tengen-core's `tests/data/seki.txt` that name their dead stones: a
+//! seki is never called dead, and either judge names exactly the stones given, with the colours
+//! as given and swapped.
+
+mod common;
 
 use std::path::Path;
 
 use tengen_core::{Game, Point, Setup};
-use tengen_engine::{Limit, Mcts, SearchParams};
+use tengen_engine::{Limit, Mcts, NetSearch, SearchParams};
 
 /// `(title, board text, dead vertices)` of each case with a `dead` line.
 fn cases() -> Vec<(String, String, Vec<String>)> {
@@ -47,6 +50,8 @@ fn the_judgement_never_calls_a_seki_dead() {
             let judged = Mcts::new(SearchParams { playouts: Limit::Simulations(4_000), ..SearchParams::default() })
                 .dead_stones_of(&game);
             assert_eq!(judged, expected, "{title} (colours swapped: {swap})\n{text}");
+            let judged = NetSearch::new(common::model(), SearchParams::network()).dead_stones_of(&game);
+            assert_eq!(judged, expected, "the network's judgement: {title} (colours swapped: {swap})\n{text}");
         }
     }
 }

@@ -110,8 +110,9 @@ async fn dead_stones_are_proposed_from_the_network() {
     // Thirteen moves, then the proposal as an event of its own.
     let view = wait_for(&app, id, |v| v["phase"] == "counting" && v["events"].as_u64() == Some(14)).await;
     let dead: Vec<String> = serde_json::from_value(view["dead"].clone()).unwrap();
-    // Eight evaluations: the eight symmetries of the final position.
-    assert_eq!(network.stats().0 + network.stats().1, 8);
+    // Sixteen evaluations: the eight symmetries of the final position with each colour to
+    // move (a chain's ownership is asked with its owner to move).
+    assert_eq!(network.stats().0 + network.stats().1, 16);
     assert_eq!(dead, vec!["A1".to_owned()], "{view}");
 }
 

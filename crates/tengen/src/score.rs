@@ -13,15 +13,19 @@ use tengen_core::{Color, Point, Rules, Scoring};
 pub struct ScoreArgs {
     /// The game record (SGF, any character set).
     game: PathBuf,
-    /// Dead stones: `none`, `auto` (judged by the ownership of the search's status search, as
-    /// `tengen gtp` answers `final_status_list dead`; Benson-alive chains never dead), or
-    /// vertices separated by commas (each marks its whole chain).
+    /// Dead stones: `none`, `auto` (judged as `tengen gtp` answers `final_status_list dead`:
+    /// the chains an ownership suspects — the network's where there is one, else the playout
+    /// search's — that a reading with their owner to move cannot save; Benson-alive chains
+    /// never dead), or vertices separated by commas (each marks its whole chain).
     #[arg(long, default_value = "none")]
     dead: String,
-    /// A KataGo network (`.bin.gz`) to judge `--dead auto` with: its ownership over the eight
-    /// symmetries, as `tengen gtp --model` answers `final_status_list dead`.
-    #[arg(long)]
+    /// A KataGo network (`.bin.gz`) to judge `--dead auto` with. Without it, the network
+    /// `tengen model install` installed, if any.
+    #[arg(long, conflicts_with = "no_model")]
     model: Option<PathBuf>,
+    /// Judge `--dead auto` without a network, even where one is installed.
+    #[arg(long)]
+    no_model: bool,
     /// Count with these rules instead of the record's (`chinese`, `japanese`, …); the record's
     /// komi is kept when it has one.
     #[arg(long)]
@@ -53,13 +57,19 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
     if args.model.is_some() && !auto {
         bail!("--model judges the dead stones of --dead auto only");
     }
-    let dead = match (&args.model, auto) {
-        (Some(path), _) => {
-            let network = crate::network::load(path)?;
-            tengen_engine::NetSearch::new(network, tengen_engine::SearchParams::network()).dead_stones_of(&game)
+    // Who judged the dead stones: the network, the playout search, or the command line.
+    let (dead, judge) = if auto {
+        match crate::network::choose(args.model.as_deref(), args.no_model)? {
+            Some(network) => {
+                let search = tengen_engine::NetSearch::new(network, tengen_engine::SearchParams::network());
+                (search.dead_stones_of(&game), "network")
+            }
+            None => {
+                (tengen_engine::Mcts::new(tengen_engine::SearchParams::default()).dead_stones_of(&game), "playouts")
+            }
         }
-        (None, true) => tengen_engine::Mcts::new(tengen_engine::SearchParams::default()).dead_stones_of(&game),
-        (None, false) => parse_dead(&args.dead)?,
+    } else {
+        (parse_dead(&args.dead)?, "given")
     };
     for &p in &dead {
         if !game.board().contains(p) {
@@ -81,6 +91,7 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
             "komi": game.rules().komi.points(),
             "handicap": game.handicap(),
             "dead": dead_names,
+            "dead_judged_by": judge,
             "black_count": count(Color::Black),
             "white_count": count(Color::White),
             "black_threshold": (score.scoring == Scoring::Area).then(|| f64::from(score.black_threshold()) / 4.0),
@@ -113,6 +124,9 @@ pub fn run(args: &ScoreArgs) -> Result<()> {
     }
     if !dead.is_empty() {
         println!("Dead: {}", dead_names.join(" "));
+    }
+    if auto {
+        println!("Dead stones judged by the {}", if judge == "network" { "network" } else { "playout search" });
     }
     println!("Result: {} ({})", score.result_zh(), score.result_points());
     Ok(())

@@ -196,15 +196,28 @@ const OGS_EXACT_AT_LEAST: usize = 21;
 /// least [`OGS_EXACT_AT_LEAST`] positions, and no living stone called dead.
 #[test]
 fn dead_stones_of_ogs_games_match_the_removed_ones() {
+    ogs_games_judged("");
+}
+
+/// The network's judgement on OGS's positions: as many exact, no living stone called dead.
+#[test]
+fn the_networks_dead_stones_of_ogs_games_match_the_removed_ones() {
+    ogs_games_judged(&with_network());
+}
+
+/// `tengen gtp ARGS` on OGS's positions: exact in at least [`OGS_EXACT_AT_LEAST`], and no
+/// living stone called dead.
+fn ogs_games_judged(args: &str) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ogs");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ogs-{}", std::process::id()));
+    let judge = if args.is_empty() { "playouts" } else { "network" };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ogs-{}-{judge}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&data).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     let records: Vec<Marked> =
         files.iter().filter(|p| p.extension().is_some_and(|e| e == "game")).map(|p| ogs_position(p, &dir)).collect();
     assert!(records.len() >= 20, "only {} OGS positions", records.len());
-    let (exact, counted, report) = judge(&records);
+    let (exact, counted, report) = judge_with(&records, args);
     let _ = std::fs::remove_dir_all(&dir);
     println!("exact in {exact} of {counted} OGS positions\n{}", report.join("\n"));
     assert_eq!(counted, records.len(), "{}", report.join("\n"));
@@ -245,15 +258,38 @@ fn all_exact(dir: &Path, names: &[&str], args: &str) {
     assert_eq!((exact, counted), (names.len(), names.len()), "{}", report.join("\n"));
 }
 
+/// `tengen gtp`'s arguments that make the network judge: `--model` with KataGo's 10-block
+/// network (fetched by scripts/test; `TENGEN_KATAGO_MODEL` names another).
+fn with_network() -> String {
+    let model = std::env::var("TENGEN_KATAGO_MODEL").unwrap_or_else(|_| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz").display().to_string()
+    });
+    assert!(Path::new(&model).exists(), "{model} is missing: scripts/test fetches it (or set TENGEN_KATAGO_MODEL)");
+    format!("--model '{model}'")
+}
+
+/// The network's judgement on the same records as
+/// [`dead_stones_of_real_finished_games_match_the_agreed_ones`]: exact in as many, and never a
+/// living stone called dead (2026-12-07: all 40).
+#[test]
+fn the_networks_dead_stones_of_real_finished_games_match_the_agreed_ones() {
+    let mut files = Vec::new();
+    sgf_files(&games_dir(), &mut files);
+    let records: Vec<Marked> = files.iter().filter_map(|p| marked(p)).filter(|m| m.size <= MAX_SIZE).collect();
+    let (exact, counted, report) = judge_with(&records, &with_network());
+    println!("exact in {exact} of {counted} records\n{}", report.join("\n"));
+    assert!(
+        exact >= EXACT_AT_LEAST,
+        "exact in {exact} of {counted} records, expected {EXACT_AT_LEAST}:\n{}",
+        report.join("\n")
+    );
+}
+
 /// With `--model`, the network judges: six games of GNU Go's regression suite whose dead groups
 /// the network left alive until 2026-12-05, when it was asked with the passes that ended the
 /// game in its inputs (it then counts the board as it stands). Each must be exact.
 #[test]
 fn the_network_judges_finished_games_with_the_passes_left_out() {
-    let model = std::env::var("TENGEN_KATAGO_MODEL").unwrap_or_else(|_| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/models/b10c384h6nbttflrs.bin.gz").display().to_string()
-    });
-    assert!(Path::new(&model).exists(), "{model} is missing: scripts/test fetches it (or set TENGEN_KATAGO_MODEL)");
     let dir = games_dir();
     let names = [
         "handtalk/handtalk5.sgf",
@@ -263,5 +299,5 @@ fn the_network_judges_finished_games_with_the_passes_left_out() {
         "handtalk/handtalk20.sgf",
         "nicklas/nicklas20.sgf",
     ];
-    all_exact(&dir, &names, &format!("--model '{model}'"));
+    all_exact(&dir, &names, &with_network());
 }

@@ -71,6 +71,23 @@ fn a_local_network_is_installed_checked_and_used_by_default() {
 
     assert_eq!(searcher(&data, &[]), "tengen-nn", "the installed network is the default");
     assert_eq!(searcher(&data, &["--no-model"]), "tengen", "--no-model searches without it");
+    // `tengen score --dead auto` judges with it too, as `gtp` answers `final_status_list`.
+    let record = data.join("lone-stone.sgf");
+    std::fs::write(
+        &record,
+        "(;GM[1]FF[4]SZ[7]KM[0]AB[ca][cb][cc][cd][ce][cf][cg]AW[da][db][dc][dd][de][df][dg][be];B[];W[])",
+    )
+    .unwrap();
+    let record = record.to_str().unwrap();
+    for (extra, judge) in [(None, "network"), (Some("--no-model"), "playouts")] {
+        let mut args = vec!["score", record, "--dead", "auto", "--json"];
+        args.extend(extra);
+        let (code, out, err) = tengen(&data, &args, "");
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["dead_judged_by"], judge, "{out}");
+        assert_eq!(v["dead"], serde_json::json!(["B3"]), "{out}");
+    }
     let (code, _, err) = tengen(&data, &["gtp", "--no-model", "--model", "x"], "");
     assert_eq!(code, 2, "{err}");
 

@@ -8,24 +8,6 @@ use super::worker::owner;
 use super::{Ending, Mcts};
 use crate::params::{Limit, SearchParams};
 
-/// How far the mean ownership of a chain must lean the opponent's way for the final judgement
-/// ([`Mcts::dead_stones_of`], `final_status_list dead`) to call it dead: 0.1, in more than 55%
-/// of the final boards. Measured on real finished games with agreed dead stones and on the
-/// project's records (docs/measurements.md, 2026-12-03): 0.2 missed dead groups whose owner's
-/// fight the playouts half win; 0.1 and 0.05 called no more living stones dead.
-pub(super) const FINAL_DEAD_THRESHOLD: f32 = 0.1;
-
-/// A weak group ([`crate::dead::weak_groups`]) is dead unless its owner, moving first, saves
-/// it in at least this share of a reading ([`Mcts::survival`]). Measured on GNU Go's
-/// regression games and OGS's (docs/measurements.md, 2026-12-05).
-pub(super) const READ_ALIVE_FROM: f32 = 0.8;
-
-/// A chain in seki by the static rule that the ownership calls dead
-/// ([`crate::dead::by_ownership`]) is dead only when a reading saves it less often than
-/// this: the seki of tengen-core's `tests/data/seki.txt` read 0.63 and more (their playouts
-/// fill shared liberties), the false seki of shi-gnu in GNU Go's regression games 0.15.
-pub(super) const SEKI_READ_ALIVE_FROM: f32 = 0.3;
-
 /// Simulations of each reading of a group's life ([`Mcts::survival`]).
 pub(super) const READING_SIMULATIONS: u32 = 3_000;
 
@@ -69,22 +51,22 @@ impl Mcts {
         status.search_monitored(game, game.to_move(), stop, None, Instant::now(), Ending::PlayedOut).ownership
     }
 
-    /// The stones dead in `game`: the chains whose stones end up, on average, the opponent's
-    /// (net ownership beyond 0.1 the other way, in more than 55% of the final boards) by
-    /// the mean of two ownerships — the status search's ([`PlayoutParams::status_simulations`](crate::PlayoutParams::status_simulations))
+    /// The stones dead in `game` by the one judgement of life and death ([`crate::dead::judge`]
+    /// on [`crate::dead::PLAYOUT_SCALE`]), the ownership being the mean of two — the status
+    /// search's ([`PlayoutParams::status_simulations`](crate::PlayoutParams::status_simulations))
     /// and that of status playouts straight from the position ([`PlayoutParams::status_policy`](crate::PlayoutParams::status_policy),
-    /// as many as the search's simulations within 1,000 to 20,000) — unless Benson's algorithm
-    /// proves the chain alive or it is in seki by the static rule; with them the stones inside
-    /// the opponent's unconditional area ([`tengen_core::Unconditional`]). Each errs where the other
-    /// does not: the playouts where a thin wall needs answers, the search where the game is
-    /// decided and a fight no longer changes its result (docs/measurements.md). With no status
-    /// search, the playouts alone.
+    /// as many as the search's simulations within 1,000 to 20,000) — and the readings this
+    /// search's ([`Mcts::survival`]). Each ownership errs where the other does not: the playouts
+    /// where a thin wall needs answers, the search where the game is decided and a fight no
+    /// longer changes its result (docs/measurements.md). With no status search, the playouts
+    /// alone.
     pub fn dead_stones_of(&mut self, game: &Game) -> Vec<Point> {
         self.dead_stones_within(game, None)
     }
 
     /// [`Mcts::dead_stones_of`], its status search stopped after `time` if given (a move's
-    /// share of the clock).
+    /// share of the clock), and its readings within as much time again (a group left unread
+    /// is judged by the ownership alone).
     pub(super) fn dead_stones_within(&mut self, game: &Game, time: Option<Duration>) -> Vec<Point> {
         let board = game.board();
         let playouts = self.params.playouts.cap().clamp(1_000, 20_000);
@@ -95,32 +77,25 @@ impl Mcts {
                 *o = 0.5 * (*o + s);
             }
         }
-        let (mut dead, seki) = crate::dead::by_ownership(board, &ownership, FINAL_DEAD_THRESHOLD);
-        // Weak groups, and the chains only the static seki rule spares, read one by one (within
-        // as much time again).
         let deadline = time.map(|t| Instant::now() + t);
-        let weak = crate::dead::weak_groups(board, &ownership).into_iter().map(|g| (g, READ_ALIVE_FROM));
-        for (stones, alive_from) in weak.chain(seki.into_iter().map(|c| (c, SEKI_READ_ALIVE_FROM))) {
-            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-            if left.is_some_and(|l| l.is_zero()) {
-                break;
-            }
-            let color = board.get(stones[0]).expect("a stone");
-            if self.survival(game, &stones, color, left) < alive_from {
-                dead.extend(&stones);
-            }
-        }
-        let dead = crate::dead::in_opponent_area(board, crate::dead::with_nakade(board, &ownership, dead));
-        crate::dead::with_unconditional(board, dead)
+        let mut read = crate::dead::playout_reader(self, game, deadline);
+        crate::dead::judge(game, &ownership, &crate::dead::PLAYOUT_SCALE, &mut read)
     }
 
     /// How often `defender`'s `stones` live when `defender` moves first and both sides read
     /// for them alone: the win rate of a reading ([`Ending::Reading`]) of
-    /// [`READING_SIMULATIONS`] simulations from `game`'s board, in which a simulation is won
+    /// `times` × [`READING_SIMULATIONS`] simulations from `game`'s board, in which a simulation is won
     /// by the share of the stones' points the defender owns on its played-out board.
-    pub(super) fn survival(&self, game: &Game, stones: &[Point], defender: Color, time: Option<Duration>) -> f32 {
+    pub(crate) fn survival(
+        &self,
+        game: &Game,
+        stones: &[Point],
+        defender: Color,
+        times: u32,
+        time: Option<Duration>,
+    ) -> f32 {
         let position = game.position_only(defender);
-        let playouts = Limit::Simulations(READING_SIMULATIONS);
+        let playouts = Limit::Simulations(READING_SIMULATIONS * times);
         let params = SearchParams { playouts, time, reuse_tree: false, ..self.params.clone() };
         let mut reader = Mcts::new(params);
         let ending = Ending::Reading(stones.to_vec());
