@@ -435,10 +435,10 @@ impl NetSearch {
         own
     }
 
-    /// The stones dead in `game` by the one judgement of life and death ([`crate::dead::judge`]
-    /// on [`crate::dead::NETWORK_SCALE`]): the network's ownership with each chain's owner to
+    /// The stones dead in `game` by the one judgement of life and death (`dead::judge`
+    /// on `dead::NETWORK_SCALE`): the network's ownership with each chain's owner to
     /// move, over the eight symmetries, names the chains to suspect, and the playout search's
-    /// reading of each ([`crate::Mcts::survival`]) decides — a network's ownership is an
+    /// reading of each (`Mcts::survival`) decides — a network's ownership is an
     /// estimate of who ends up with a point, not a reading of life.
     #[must_use]
     pub fn dead_stones_of(&self, game: &Game) -> Vec<Point> {

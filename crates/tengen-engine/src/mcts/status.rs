@@ -51,12 +51,12 @@ impl Mcts {
         status.search_monitored(game, game.to_move(), stop, None, Instant::now(), Ending::PlayedOut).ownership
     }
 
-    /// The stones dead in `game` by the one judgement of life and death ([`crate::dead::judge`]
-    /// on [`crate::dead::PLAYOUT_SCALE`]), the ownership being the mean of two — the status
+    /// The stones dead in `game` by the one judgement of life and death (`dead::judge`
+    /// on `dead::PLAYOUT_SCALE`), the ownership being the mean of two — the status
     /// search's ([`PlayoutParams::status_simulations`](crate::PlayoutParams::status_simulations))
     /// and that of status playouts straight from the position ([`PlayoutParams::status_policy`](crate::PlayoutParams::status_policy),
     /// as many as the search's simulations within 1,000 to 20,000) — and the readings this
-    /// search's ([`Mcts::survival`]). Each ownership errs where the other does not: the playouts
+    /// search's (`Mcts::survival`). Each ownership errs where the other does not: the playouts
     /// where a thin wall needs answers, the search where the game is decided and a fight no
     /// longer changes its result (docs/measurements.md). With no status search, the playouts
     /// alone.
