@@ -9,9 +9,13 @@
 //! it out (calling a living group dead steals a game; calling a dead one alive costs a move).
 
 use std::ops::RangeInclusive;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use tengen_core::{Board, Color, Game, PassAlive, Point, Status, Unconditional, pass_alive, seki_partners};
+
+use crate::params::SearchParams;
 
 /// How [`judge`] reads one evaluator's ownership (each has its own scale: the network's is
 /// sharp, the mean of playouts' is blunt).
@@ -47,10 +51,11 @@ pub(crate) const READ_ALIVE_FROM: f32 = 0.8;
 /// regression games 0.15.
 pub(crate) const SEKI_READ_ALIVE_FROM: f32 = 0.3;
 
-/// A reading of one group's life: how often its owner, moving first, saves `stones` (0 to 1),
-/// or `None` when there is no time left to read (then the group is judged without it). The
-/// flag asks for a deeper reading ([`DEEPER`] times the simulations).
-pub(crate) type Reader<'r> = dyn FnMut(&[Point], Color, bool) -> Option<f32> + 'r;
+/// Readings of groups' life: for each group (its stones, all of one colour), how often its
+/// owner, moving first, saves it (0 to 1), or `None` when there was no time left to read it
+/// (then the group is judged without it). The flag asks for deeper readings ([`DEEPER`] times
+/// the simulations).
+pub(crate) type Reader<'r> = dyn FnMut(&[Vec<Point>], bool) -> Vec<Option<f32>> + 'r;
 
 /// How many times the simulations of a first reading a deeper one has: a suspected group that
 /// the first reading saves is read again so before it is spared (the playouts' reading errs on
@@ -79,29 +84,33 @@ pub(crate) fn judge(game: &Game, ownership: &[f32], scale: &Scale, read: &mut Re
     let (suspected, mut seki) = by_ownership(board, ownership, scale.dead_beyond);
     seki.extend(weak_chains(board, ownership, &scale.weak, &alive).filter(|c| !seki_partners(board, c[0]).is_empty()));
     let suspected_stones: Vec<Point> = suspected.iter().flatten().copied().collect();
-    let spared = |stones: &[Point]| shares_eye_space(board, ownership, scale, &alive, stones, &suspected_stones);
+    let spared = |stones: &Vec<Point>| shares_eye_space(board, ownership, scale, &alive, stones, &suspected_stones);
+    let weak = weak_chains(board, ownership, &scale.weak, &alive).filter(|c| seki_partners(board, c[0]).is_empty());
+    let suspected: Vec<Vec<Point>> = joined(board, suspected).into_iter().filter(|g| !spared(g)).collect();
+    let seki: Vec<Vec<Point>> = seki.into_iter().filter(|c| !spared(c)).collect();
+    let weak: Vec<Vec<Point>> = joined(board, weak.collect()).into_iter().filter(|g| !spared(g)).collect();
+    // Every group read at once (the suspected first, should time run out), then deeper the
+    // suspected groups the first reading saves.
+    let all: Vec<Vec<Point>> = suspected.iter().chain(&seki).chain(&weak).cloned().collect();
+    let first = read(&all, false);
+    let fails = |s: Option<f32>| s.is_none_or(|s| s < READ_ALIVE_FROM);
+    let saved: Vec<usize> = (0..suspected.len()).filter(|&i| !fails(first[i])).collect();
+    let deeper = read(&saved.iter().map(|&i| suspected[i].clone()).collect::<Vec<_>>(), true);
     let mut dead = Vec::new();
-    for group in joined(board, suspected) {
-        if spared(&group) {
-            continue;
-        }
-        let color = board.get(group[0]).expect("a stone");
-        let fails = |s: Option<f32>| s.is_none_or(|s| s < READ_ALIVE_FROM);
-        // The deeper reading only where the first saves the group.
-        if fails(read(&group, color, false)) || fails(read(&group, color, true)) {
+    for (i, group) in suspected.iter().enumerate() {
+        let deeper_fails = saved.iter().position(|&j| j == i).is_some_and(|k| fails(deeper[k]));
+        if fails(first[i]) || deeper_fails {
             dead.extend(group);
         }
     }
-    for chain in seki {
-        let color = board.get(chain[0]).expect("a stone");
-        if !spared(&chain) && read(&chain, color, false).is_some_and(|s| s < SEKI_READ_ALIVE_FROM) {
+    let first = &first[suspected.len()..];
+    for (chain, survival) in seki.iter().zip(first) {
+        if survival.is_some_and(|s| s < SEKI_READ_ALIVE_FROM) {
             dead.extend(chain);
         }
     }
-    let weak = weak_chains(board, ownership, &scale.weak, &alive).filter(|c| seki_partners(board, c[0]).is_empty());
-    for group in joined(board, weak.collect()) {
-        let color = board.get(group[0]).expect("a stone");
-        if !spared(&group) && read(&group, color, false).is_some_and(|s| s < READ_ALIVE_FROM) {
+    for (group, survival) in weak.iter().zip(&first[seki.len()..]) {
+        if survival.is_some_and(|s| s < READ_ALIVE_FROM) {
             dead.extend(group);
         }
     }
@@ -110,21 +119,46 @@ pub(crate) fn judge(game: &Game, ownership: &[f32], scale: &Scale, read: &mut Re
     with_unconditional(board, dead)
 }
 
-/// A [`Reader`] that reads with [`crate::Mcts::survival`] until `deadline`, if given.
+/// A [`Reader`] that reads with [`crate::Mcts::survival`] (on `params`' playouts) until
+/// `deadline`, if given: the groups of a batch in order, on as many threads as the machine has
+/// cores (at most [`READING_THREADS`]); each reading is one thread's, so the results do not
+/// depend on the threads.
 pub(crate) fn playout_reader<'m>(
-    reader: &'m crate::Mcts,
+    params: &'m SearchParams,
     game: &'m Game,
     deadline: Option<Instant>,
-) -> impl FnMut(&[Point], Color, bool) -> Option<f32> + 'm {
-    move |stones, color, deeper| {
-        let left: Option<Duration> = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if left.is_some_and(|l| l.is_zero()) {
-            return None;
-        }
+) -> impl FnMut(&[Vec<Point>], bool) -> Vec<Option<f32>> + 'm {
+    move |groups, deeper| {
         let times = if deeper { DEEPER } else { 1 };
-        Some(reader.survival(game, stones, color, times, left))
+        let read = |stones: &[Point]| {
+            let left: Option<Duration> = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if left.is_some_and(|l| l.is_zero()) {
+                return None;
+            }
+            let color = game.board().get(stones[0]).expect("a stone");
+            Some(crate::Mcts::survival(params, game, stones, color, times, left))
+        };
+        let threads = std::thread::available_parallelism().map_or(1, usize::from).min(READING_THREADS);
+        let next = AtomicUsize::new(0);
+        let results = Mutex::new(vec![None; groups.len()]);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(groups.len()) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(stones) = groups.get(i) else { break };
+                        let survival = read(stones);
+                        results.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[i] = survival;
+                    }
+                });
+            }
+        });
+        results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
+
+/// The most threads a batch of readings runs on ([`playout_reader`]).
+const READING_THREADS: usize = 4;
 
 /// Whether `stones` (of one colour) share an eye space with a living chain of their colour: an
 /// empty region — the opponent's `suspected` stones taken off — that only their colour
@@ -379,6 +413,11 @@ mod tests {
         ownership
     }
 
+    /// A reader that answers `survival` for every group.
+    fn every(survival: Option<f32>) -> impl FnMut(&[Vec<Point>], bool) -> Vec<Option<f32>> {
+        move |groups, _| vec![survival; groups.len()]
+    }
+
     /// The game of `text`, Black to move.
     fn game(text: &str) -> Game {
         Game::try_from(Setup::from_ascii(text).unwrap()).unwrap()
@@ -403,19 +442,19 @@ mod tests {
         let b = game.board();
         // The ownership gives F7-J7 to White and every reading fails: spared all the same.
         let mut reads = 0;
-        let mut fails = |_: &[Point], _: Color, _: bool| {
-            reads += 1;
-            Some(0.0)
+        let mut fails = |groups: &[Vec<Point>], _: bool| {
+            reads += groups.len();
+            vec![Some(0.0); groups.len()]
         };
         let dead = judge(&game, &ownership_of(b, &["F7"]), &NETWORK_SCALE, &mut fails);
         assert_eq!(dead, Vec::<Point>::new());
         assert_eq!(reads, 0, "no reading needed");
         // When its neighbour is suspected too, the neighbour lives by nothing here: both are
         // read as one group (they share E7), and a failed reading kills them.
-        let dead = judge(&game, &ownership_of(b, &["F7", "A7"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.0));
+        let dead = judge(&game, &ownership_of(b, &["F7", "A7"]), &NETWORK_SCALE, &mut every(Some(0.0)));
         assert_eq!(dead.len(), 12 + 4);
         // Read alive, they live.
-        let dead = judge(&game, &ownership_of(b, &["F7", "A7"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.9));
+        let dead = judge(&game, &ownership_of(b, &["F7", "A7"]), &NETWORK_SCALE, &mut every(Some(0.9)));
         assert_eq!(dead, Vec::<Point>::new());
     }
 
@@ -426,23 +465,23 @@ mod tests {
         let b = game.board();
         let at = |v: &str| -> Point { v.parse().unwrap() };
         let ownership = ownership_of(b, &["B4"]);
-        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut |_, _, _| Some(0.3)), vec![at("B4")]);
-        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut |_, _, _| Some(0.85)), Vec::<Point>::new());
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut every(Some(0.3))), vec![at("B4")]);
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut every(Some(0.85))), Vec::<Point>::new());
         // Unread for lack of time: the ownership decides alone.
-        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut |_, _, _| None), vec![at("B4")]);
+        assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut every(None)), vec![at("B4")]);
         // Saved by the first reading, it is read deeper, and that reading decides.
         let mut asked = Vec::new();
-        let mut deeper_fails = |_: &[Point], _: Color, deeper: bool| {
-            asked.push(deeper);
-            Some(if deeper { 0.4 } else { 0.95 })
+        let mut deeper_fails = |groups: &[Vec<Point>], deeper: bool| {
+            asked.extend(groups.iter().map(|_| deeper));
+            vec![Some(if deeper { 0.4 } else { 0.95 }); groups.len()]
         };
         assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut deeper_fails), vec![at("B4")]);
         assert_eq!(asked, [false, true]);
         // A first reading that fails needs no deeper one.
         let mut asked = Vec::new();
-        let mut first_fails = |_: &[Point], _: Color, deeper: bool| {
-            asked.push(deeper);
-            Some(0.2)
+        let mut first_fails = |groups: &[Vec<Point>], deeper: bool| {
+            asked.extend(groups.iter().map(|_| deeper));
+            vec![Some(0.2); groups.len()]
         };
         assert_eq!(judge(&game, &ownership, &PLAYOUT_SCALE, &mut first_fails), vec![at("B4")]);
         assert_eq!(asked, [false]);
@@ -461,10 +500,10 @@ mod tests {
         let b = game.board();
         let at = |v: &str| -> Point { v.parse().unwrap() };
         assert_eq!(b.get(at("E8")), Some(Color::White));
-        let dead = judge(&game, &ownership_of(b, &["F7"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.0));
+        let dead = judge(&game, &ownership_of(b, &["F7"]), &NETWORK_SCALE, &mut every(Some(0.0)));
         assert_eq!(names(&dead), ["F7", "G7", "H7", "J7"]);
         // E8 suspected too: the space is read without it, Black's alone again, and only E8 dies.
-        let dead = judge(&game, &ownership_of(b, &["F7", "E8"]), &NETWORK_SCALE, &mut |_, _, _| Some(0.0));
+        let dead = judge(&game, &ownership_of(b, &["F7", "E8"]), &NETWORK_SCALE, &mut every(Some(0.0)));
         assert_eq!(names(&dead), ["E8"]);
     }
 

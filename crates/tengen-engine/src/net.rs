@@ -421,8 +421,12 @@ impl NetSearch {
     /// the owner can make of its stones by moving first —, averaged over `symmetries`; an empty
     /// point's as the mean of the two.
     fn ownership_by_owner(&self, game: &Game, symmetries: u8) -> Vec<f32> {
-        let [black, white] =
-            [Color::Black, Color::White].map(|c| self.ownership_of(&game.position_only(c), symmetries));
+        // The two colours' evaluations on two threads.
+        let (black, white) = std::thread::scope(|scope| {
+            let white = scope.spawn(|| self.ownership_of(&game.position_only(Color::White), symmetries));
+            let black = self.ownership_of(&game.position_only(Color::Black), symmetries);
+            (black, white.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        });
         let board = game.board();
         let mut own = vec![0f32; Point::TABLE_SIZE];
         for p in board.points() {
@@ -443,8 +447,8 @@ impl NetSearch {
     #[must_use]
     pub fn dead_stones_of(&self, game: &Game) -> Vec<Point> {
         let ownership = self.ownership_by_owner(game, 8);
-        let reader = crate::Mcts::new(SearchParams { seed: self.params.seed, ..SearchParams::default() });
-        let mut read = crate::dead::playout_reader(&reader, game, None);
+        let reading = SearchParams { seed: self.params.seed, ..SearchParams::default() };
+        let mut read = crate::dead::playout_reader(&reading, game, None);
         crate::dead::judge(game, &ownership, &crate::dead::NETWORK_SCALE, &mut read)
     }
 

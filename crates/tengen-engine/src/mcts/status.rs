@@ -78,16 +78,17 @@ impl Mcts {
             }
         }
         let deadline = time.map(|t| Instant::now() + t);
-        let mut read = crate::dead::playout_reader(self, game, deadline);
+        let mut read = crate::dead::playout_reader(&self.params, game, deadline);
         crate::dead::judge(game, &ownership, &crate::dead::PLAYOUT_SCALE, &mut read)
     }
 
     /// How often `defender`'s `stones` live when `defender` moves first and both sides read
     /// for them alone: the win rate of a reading ([`Ending::Reading`]) of
-    /// `times` × [`READING_SIMULATIONS`] simulations from `game`'s board, in which a simulation is won
-    /// by the share of the stones' points the defender owns on its played-out board.
+    /// `times` × [`READING_SIMULATIONS`] simulations on one thread, with `params`' playouts,
+    /// from `game`'s board, in which a simulation is won by the share of the stones' points
+    /// the defender owns on its played-out board. Within `time`, if given.
     pub(crate) fn survival(
-        &self,
+        params: &SearchParams,
         game: &Game,
         stones: &[Point],
         defender: Color,
@@ -96,7 +97,7 @@ impl Mcts {
     ) -> f32 {
         let position = game.position_only(defender);
         let playouts = Limit::Simulations(READING_SIMULATIONS * times);
-        let params = SearchParams { playouts, time, reuse_tree: false, ..self.params.clone() };
+        let params = SearchParams { playouts, time, reuse_tree: false, threads: 1, ..params.clone() };
         let mut reader = Mcts::new(params);
         let ending = Ending::Reading(stones.to_vec());
         let stop = reader.configured_stop();
