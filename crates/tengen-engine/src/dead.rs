@@ -27,18 +27,19 @@ pub(crate) struct Scale {
     /// Chains whose mean ownership for their owner lies here are weak — neither clearly alive
     /// nor suspected —: read all the same.
     pub weak: RangeInclusive<f32>,
-    /// A chain whose mean ownership for its owner is above this lives (for [`shares_eye_space`]).
-    pub living: f32,
 }
+
+/// A chain whose mean ownership for its owner is above this lives (for [`shares_eye_space`]).
+const LIVING: f32 = 0.6;
 
 /// The scale of the playout search's ownership (the mean of a status search's and status
 /// playouts'). Measured on real finished games with agreed dead stones (docs/measurements.md,
 /// 2026-12-03 and 2026-12-05).
-pub(crate) const PLAYOUT_SCALE: Scale = Scale { dead_beyond: 0.1, weak: -0.1..=0.6, living: 0.6 };
+pub(crate) const PLAYOUT_SCALE: Scale = Scale { dead_beyond: 0.1, weak: -0.1..=0.6 };
 
 /// The scale of the network's ownership, asked with each chain's owner to move
 /// (docs/measurements.md, 2026-12-07 "evening").
-pub(crate) const NETWORK_SCALE: Scale = Scale { dead_beyond: 0.4, weak: -0.4..=0.3, living: 0.6 };
+pub(crate) const NETWORK_SCALE: Scale = Scale { dead_beyond: 0.4, weak: -0.4..=0.3 };
 
 /// A suspected group ([`Scale::dead_beyond`]) or a weak one is dead unless its owner, moving
 /// first, saves it in at least this share of a reading. Measured on GNU Go's regression games
@@ -82,24 +83,26 @@ pub(crate) fn judge(game: &Game, ownership: &[f32], scale: &Scale, read: &mut Re
     let board = game.board();
     let alive = [pass_alive(board, Color::Black), pass_alive(board, Color::White)];
     let (suspected, mut seki) = by_ownership(board, ownership, scale.dead_beyond);
-    seki.extend(weak_chains(board, ownership, &scale.weak, &alive).filter(|c| !seki_partners(board, c[0]).is_empty()));
+    let (weak_seki, weak): (Vec<_>, Vec<_>) =
+        weak_chains(board, ownership, &scale.weak, &alive).partition(|c| !seki_partners(board, c[0]).is_empty());
+    seki.extend(weak_seki);
     let suspected_stones: Vec<Point> = suspected.iter().flatten().copied().collect();
-    let spared = |stones: &Vec<Point>| shares_eye_space(board, ownership, scale, &alive, stones, &suspected_stones);
-    let weak = weak_chains(board, ownership, &scale.weak, &alive).filter(|c| seki_partners(board, c[0]).is_empty());
+    let spared = |stones: &Vec<Point>| shares_eye_space(board, ownership, &alive, stones, &suspected_stones);
     let suspected: Vec<Vec<Point>> = joined(board, suspected).into_iter().filter(|g| !spared(g)).collect();
     let seki: Vec<Vec<Point>> = seki.into_iter().filter(|c| !spared(c)).collect();
-    let weak: Vec<Vec<Point>> = joined(board, weak.collect()).into_iter().filter(|g| !spared(g)).collect();
+    let weak: Vec<Vec<Point>> = joined(board, weak).into_iter().filter(|g| !spared(g)).collect();
     // Every group read at once (the suspected first, should time run out), then deeper the
     // suspected groups the first reading saves.
     let all: Vec<Vec<Point>> = suspected.iter().chain(&seki).chain(&weak).cloned().collect();
     let first = read(&all, false);
     let fails = |s: Option<f32>| s.is_none_or(|s| s < READ_ALIVE_FROM);
-    let saved: Vec<usize> = (0..suspected.len()).filter(|&i| !fails(first[i])).collect();
-    let deeper = read(&saved.iter().map(|&i| suspected[i].clone()).collect::<Vec<_>>(), true);
+    let saved: Vec<Vec<Point>> =
+        suspected.iter().zip(&first).filter(|(_, s)| !fails(**s)).map(|(g, _)| g.clone()).collect();
+    // The deeper readings come in the order of the groups the first saved.
+    let mut deeper = read(&saved, true).into_iter();
     let mut dead = Vec::new();
-    for (i, group) in suspected.iter().enumerate() {
-        let deeper_fails = saved.iter().position(|&j| j == i).is_some_and(|k| fails(deeper[k]));
-        if fails(first[i]) || deeper_fails {
+    for (group, survival) in suspected.iter().zip(&first) {
+        if fails(*survival) || deeper.next().is_some_and(fails) {
             dead.extend(group);
         }
     }
@@ -164,14 +167,13 @@ const READING_THREADS: usize = 4;
 /// empty region — the opponent's `suspected` stones taken off — that only their colour
 /// borders, two or more of whose points are liberties of `stones`, and that a living chain of
 /// theirs touches (one Benson's algorithm proves alive, or whose mean ownership for its owner
-/// is above [`Scale::living`]). The opponent cannot fill two liberties inside an eye space
+/// is above [`LIVING`]). The opponent cannot fill two liberties inside an eye space
 /// without its owner's answer, so the stones live with the chain that owns the space (a group
 /// on the edge whose two eyes come from the first and second lines it shares with a
 /// neighbour).
 pub(crate) fn shares_eye_space(
     board: &Board,
     ownership: &[f32],
-    scale: &Scale,
     alive: &[PassAlive; 2],
     stones: &[Point],
     suspected: &[Point],
@@ -180,8 +182,7 @@ pub(crate) fn shares_eye_space(
     let opponents: Vec<Point> = suspected.iter().copied().filter(|&p| board.get(p) == Some(!color)).collect();
     let ours = |p: Point| stones.iter().any(|&s| board.same_chain(s, p));
     let living = |p: Point| {
-        alive[color.index()].is_alive(p)
-            || mean_for(color, &board.chain(p).collect::<Vec<_>>(), ownership) > scale.living
+        alive[color.index()].is_alive(p) || mean_for(color, &board.chain(p).collect::<Vec<_>>(), ownership) > LIVING
     };
     tengen_core::count::empty_regions_without(board, &opponents).iter().any(|(points, borders)| {
         if borders[(!color).index()] || points.len() < 2 {
