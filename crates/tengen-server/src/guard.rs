@@ -41,9 +41,18 @@ pub struct Limits {
     /// WebSocket keeps its connection's place while it stays open.
     pub connections: usize,
     /// Open connections from one address (WebSockets included): beyond, its new connections
-    /// are closed at once, so that one address cannot hold every place.
+    /// are closed at once, so that one address cannot hold every place; from one network
+    /// (IPv4 /24, IPv6 /64), [`NETWORK_SHARES`] times as many. When every place is taken, an
+    /// idle connection is closed to make room.
     pub connections_per_address: usize,
-    /// WebSocket watchers a client may hold open.
+    /// Long-lived sockets (WebSockets) over all clients, at most `connections`: the rest of
+    /// the places are kept for plain requests (503 to a WebSocket beyond).
+    pub websockets: usize,
+    /// A WebSocket is sent a ping this often and closed when it has answered none of the
+    /// last two, or when a send to it stalls this long (a client that never reads).
+    pub ping_every: Duration,
+    /// WebSocket watchers a client may hold open (its network, [`NETWORK_SHARES`] times as
+    /// many).
     pub watchers_per_client: usize,
     /// The longest a client may take to send a request's headers.
     pub header_timeout: Duration,
@@ -57,6 +66,13 @@ pub struct Limits {
     pub origins: Vec<String>,
     /// Whether games against the computer may be rated (its levels with a measured rank).
     pub rated_computer: bool,
+    /// The fewest moves of a rated game for it to be rated, on 9×9, 13×13 and 19×19 (a
+    /// shorter one ends unrated: ratings are not farmed by quick resignations).
+    pub rated_min_moves: [u32; 3],
+    /// The most rated games between two accounts a day (24 hours); past them a game ends
+    /// unrated. Games against the computer's levels are exempt (a lone player is ranked by
+    /// them).
+    pub rated_per_pair: u32,
     /// The most simulations a position a review may ask of the playout search.
     pub review_playouts: u32,
     /// The most visits a position a review may ask of the network.
@@ -100,12 +116,16 @@ impl Default for Limits {
             computer_moves: 4,
             connections: 1024,
             connections_per_address: 64,
+            websockets: 768,
+            ping_every: Duration::from_secs(20),
             watchers_per_client: 32,
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             connection_age: Duration::from_secs(600),
             origins: Vec::new(),
             rated_computer: true,
+            rated_min_moves: [20, 30, 50],
+            rated_per_pair: 3,
             review_playouts: 10_000,
             review_visits: 400,
             review_default_visits: 32,
@@ -138,6 +158,38 @@ impl Client {
             .map_or(Client(IpAddr::V4(Ipv4Addr::LOCALHOST)), |ConnectInfo(addr)| Client(addr.ip()))
     }
 }
+
+impl Client {
+    /// The client's network: its IPv4 /24 or IPv6 /64 (an IPv4 address mapped into IPv6 is
+    /// taken as IPv4), as text (`10.1.2.0/24`). Per-address limits are also counted by
+    /// network, at four times the address's, so that one host with many addresses of one
+    /// network does not get many shares.
+    #[must_use]
+    pub fn network(self) -> String {
+        network_of(self.0)
+    }
+}
+
+/// An address's network: see [`Client::network`].
+#[must_use]
+pub fn network_of(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, c, _] = v4.octets();
+            format!("{a}.{b}.{c}.0/24")
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => network_of(IpAddr::V4(v4)),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
+/// Per-network shares are this many times the per-address ones.
+pub const NETWORK_SHARES: usize = 4;
 
 impl<S: Send + Sync> FromRequestParts<S> for Client {
     type Rejection = std::convert::Infallible;
@@ -233,6 +285,10 @@ pub struct Metrics {
     pub limited: AtomicU64,
     /// Connections closed at once because the cap was reached.
     pub connections_refused: AtomicU64,
+    /// Idle connections closed to make room for new ones.
+    pub connections_evicted: AtomicU64,
+    /// Requests whose handler panicked (each answered with a 500).
+    pub panics: AtomicU64,
     /// Connections open now.
     pub connections: AtomicU64,
     /// WebSocket watchers now.
@@ -300,6 +356,12 @@ impl Metrics {
                 "Connections closed at once at the connection cap.",
                 &self.connections_refused,
             ),
+            (
+                "tengen_connections_evicted_total",
+                "Idle connections closed to make room at the connection cap.",
+                &self.connections_evicted,
+            ),
+            ("tengen_panics_total", "Requests whose handler panicked (answered with a 500).", &self.panics),
         ];
         for (name, help, value) in counters {
             let _ =
@@ -313,55 +375,6 @@ impl Metrics {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}");
         }
         out
-    }
-}
-
-/// A connection's places in the server's bounds ([`Limits::connections`] and
-/// [`Limits::connections_per_address`]), given back when the last holder drops it: the
-/// connection itself and, after an upgrade, its WebSocket. Set in each request's extensions
-/// by the server's accept loop; absent where requests come without a socket (tests).
-#[derive(Clone)]
-pub struct ConnectionSlot(pub std::sync::Arc<dyn std::any::Any + Send + Sync>);
-
-/// The connections open by each address, against [`Limits::connections_per_address`].
-#[derive(Clone, Default)]
-pub struct AddressConnections(std::sync::Arc<Mutex<HashMap<IpAddr, usize>>>);
-
-impl AddressConnections {
-    /// A place for one more connection of `ip`, or `None` when it holds `max` already.
-    #[must_use]
-    pub fn open(&self, ip: IpAddr, max: usize) -> Option<AddressPlace> {
-        let mut open = lock(&self.0);
-        let n = open.entry(ip).or_default();
-        if *n >= max {
-            return None;
-        }
-        *n += 1;
-        Some(AddressPlace { connections: self.clone(), ip })
-    }
-
-    /// Addresses with connections open.
-    #[must_use]
-    pub fn addresses(&self) -> usize {
-        lock(&self.0).len()
-    }
-}
-
-/// One connection's place among its address's ([`AddressConnections::open`]).
-pub struct AddressPlace {
-    connections: AddressConnections,
-    ip: IpAddr,
-}
-
-impl Drop for AddressPlace {
-    fn drop(&mut self) {
-        let mut open = lock(&self.connections.0);
-        if let Some(n) = open.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.ip);
-            }
-        }
     }
 }
 
@@ -396,17 +409,12 @@ mod tests {
     }
 
     #[test]
-    fn one_address_holds_at_most_its_share_of_connections() {
-        let connections = AddressConnections::default();
-        let (a, b) = (IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)));
-        let held: Vec<AddressPlace> = (0..3).map_while(|_| connections.open(a, 3)).collect();
-        assert_eq!(held.len(), 3);
-        assert!(connections.open(a, 3).is_none(), "a fourth from the same address");
-        let other = connections.open(b, 3);
-        assert!(other.is_some(), "another address has its own share");
-        drop(held);
-        drop(other);
-        assert_eq!(connections.addresses(), 0, "nothing is left once all are closed");
-        assert!(connections.open(a, 3).is_some());
+    fn networks_are_ipv4_24s_and_ipv6_64s() {
+        let net = |s: &str| network_of(s.parse().unwrap());
+        assert_eq!(net("10.1.2.3"), "10.1.2.0/24");
+        assert_eq!(net("10.1.2.250"), net("10.1.2.3"));
+        assert_ne!(net("10.1.3.3"), net("10.1.2.3"));
+        assert_eq!(net("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+        assert_eq!(net("::ffff:10.1.2.3"), "10.1.2.0/24", "an IPv4 address mapped into IPv6");
     }
 }

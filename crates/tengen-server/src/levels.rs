@@ -34,6 +34,9 @@ pub struct SizeStrength {
     pub strength: String,
     /// The same in Chinese.
     pub strength_zh: String,
+    /// Games against the level on this size may be rated: its rank was measured here (not
+    /// only bounded), and the server rates games against the computer.
+    pub rated: bool,
 }
 
 /// How a measured rank reads: a level that won or lost every game of its pairings is only
@@ -120,7 +123,8 @@ fn strengths(level: u8, network: bool, nine: (&'static str, &'static str)) -> Ve
                     (None, None) => ("not measured".to_owned(), "未测".to_owned()),
                 },
             };
-            SizeStrength { size, strength, strength_zh }
+            let rated = computer_rating(level, size.into(), network).is_some();
+            SizeStrength { size, strength, strength_zh, rated }
         })
         .collect()
 }

@@ -14,8 +14,6 @@ pub mod store;
 pub(crate) mod util;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 pub use error::ApiError;
@@ -25,11 +23,16 @@ pub use util::{set_memory_trim, test_clock};
 
 /// The whole application: the page and the API, behind the per-client rate limit, the
 /// request timeout, the security headers, the request log and the metrics ([`http::middleware::guard`]).
+/// A handler's panic becomes a 500 inside that layer, so it is logged and counted.
 pub fn app(state: AppState) -> axum::Router {
-    page::routes()
-        .merge(http::routes(state.clone()))
-        .layer(axum::middleware::from_fn_with_state(state, http::middleware::guard))
+    guarded(page::routes().merge(http::routes(state.clone())), state)
+}
+
+/// `routes` behind the guard, a panic answered inside it.
+fn guarded(routes: axum::Router, state: AppState) -> axum::Router {
+    routes
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(http::middleware::panicked))
+        .layer(axum::middleware::from_fn_with_state(state, http::middleware::guard))
 }
 
 /// Opens the database, resumes unfinished games, checks clocks, and serves on `addr` until
@@ -73,83 +76,52 @@ pub async fn serve(addr: SocketAddr, db: &str, settings: Settings) -> Result<(),
     let bound = listener.local_addr()?;
     println!("tengen serves http://{bound}/ (database {db}; {resumed} unfinished games resumed)");
     tracing::info!(%bound, db, resumed, limits = ?state.limits(), "serving");
-    let shutdown = tokio::signal::ctrl_c();
-    tokio::pin!(shutdown);
-    let router = app(state.clone());
-    let connections = Arc::new(tokio::sync::Semaphore::new(state.limits().connections.max(1)));
-    let by_address = guard::AddressConnections::default();
-    loop {
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(e) => {
-                    // Out of descriptors, most likely: wait a moment rather than spin.
-                    tracing::warn!("accepting a connection: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            _ = &mut shutdown => break,
-        };
-        let place = by_address.open(peer.ip(), state.limits().connections_per_address.max(1));
-        let (Ok(permit), Some(place)) = (Arc::clone(&connections).try_acquire_owned(), place) else {
-            state.metrics().connections_refused.fetch_add(1, Ordering::Relaxed);
-            drop(stream);
-            continue;
-        };
-        state.metrics().connections.fetch_add(1, Ordering::Relaxed);
-        let slot = guard::ConnectionSlot(Arc::new(Places { state: state.clone(), _permit: permit, _place: place }));
-        tokio::spawn(connection(state.clone(), router.clone(), stream, peer, slot));
-    }
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    serve_on(state, listener, shutdown).await;
     Ok(())
 }
 
-/// A connection's places: among all connections, and among its address's; counted in the
-/// open-connections gauge until the connection and its WebSocket, if any, are closed.
-struct Places {
+/// Serves `state` on `listener` with the server's accept loop (its connection bounds) until
+/// `shutdown`: for tests of those bounds and for embedding; [`serve()`] does this after
+/// opening the database and starting the clocks.
+pub async fn serve_on(
     state: AppState,
-    _permit: tokio::sync::OwnedSemaphorePermit,
-    _place: guard::AddressPlace,
-}
-
-impl Drop for Places {
-    fn drop(&mut self) {
-        self.state.metrics().connections.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// One connection: HTTP/1.1 with the header timeout, upgrades (WebSockets) allowed, closed
-/// gracefully when it reaches the connection age. Its places (`slot`) go with each request,
-/// so that a WebSocket keeps them while it is open.
-async fn connection(
-    state: AppState,
-    router: axum::Router,
-    stream: tokio::net::TcpStream,
-    peer: SocketAddr,
-    slot: guard::ConnectionSlot,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()>,
 ) {
-    let limits = state.limits().clone();
-    let service = tower::ServiceExt::map_request(router, move |mut request: axum::http::Request<_>| {
-        request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
-        request.extensions_mut().insert(slot.clone());
-        request
-    });
-    let service = hyper_util::service::TowerToHyperService::new(service);
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(limits.header_timeout).keep_alive(true);
-    let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades();
-    tokio::pin!(conn);
-    let result = tokio::select! {
-        result = conn.as_mut() => result,
-        () = tokio::time::sleep(limits.connection_age) => {
-            conn.as_mut().graceful_shutdown();
-            match tokio::time::timeout(limits.request_timeout, conn.as_mut()).await {
-                Ok(result) => result,
-                Err(_) => Ok(()),
-            }
-        }
-    };
-    if let Err(e) = result {
-        tracing::debug!(%peer, "connection ended: {e}");
+    let router = app(state.clone());
+    http::connections::serve_connections(state, router, listener, shutdown).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    /// A handler's panic is answered with a 500 in the API's form, logged with the request
+    /// and counted in `tengen_panics_total` (the layer once sat outside the guard, and
+    /// panics were missing from both).
+    #[tokio::test]
+    async fn a_panic_is_answered_logged_and_counted() {
+        let state = AppState::new(Store::open("sqlite::memory:").await.unwrap(), Settings::default());
+        let routes = axum::Router::new().route(
+            "/boom",
+            axum::routing::get(|| async {
+                let text = String::from("€");
+                text.split_at(1).0.to_owned()
+            }),
+        );
+        let app = guarded(routes, state.clone());
+        let response =
+            app.oneshot(axum::http::Request::get("/boom").body(axum::body::Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+        let metrics = state.metrics().render(&[]);
+        assert!(metrics.contains("tengen_panics_total 1"), "{metrics}");
+        assert!(
+            metrics.contains("tengen_http_requests_total{method=\"GET\",route=\"/boom\",status=\"500\"} 1"),
+            "{metrics}"
+        );
     }
 }

@@ -198,17 +198,17 @@ async fn failed_logins_and_sign_ups_are_limited() {
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
     let wait = a.retry_after.unwrap();
     assert!((500..=600).contains(&wait), "Retry-After {wait}");
-    // Another address may still log in to this account (its failures are not the account's
-    // 20 yet: 20 were counted on it, so it is limited too).
+    // The owner, from another address, still logs in: others' failures never close an
+    // account to it (crates/tengen-server/tests/open_club.rs has the rest).
     let a = log_in(&app, "Genan", "inseki's password", "10.1.0.2").await;
-    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "the account is limited after 20 failures");
-    // Failures spread over addresses count on the account; another account is untouched.
+    assert_eq!(a.status, StatusCode::NO_CONTENT, "{}", a.body);
+    // Failures spread over addresses: the owner logs in from another.
     sign_up(&app, "Chitoku", "another password").await.token();
     for i in 0..20 {
         let a = log_in(&app, "chitoku", "guess", &format!("10.2.0.{i}")).await;
         assert_eq!(a.status, StatusCode::UNAUTHORIZED);
     }
-    assert_eq!(log_in(&app, "chitoku", "another password", "10.2.1.1").await.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(log_in(&app, "chitoku", "another password", "10.2.1.1").await.status, StatusCode::NO_CONTENT);
     assert!(app.store().account_by_key("genan").await.unwrap().is_some());
 
     // A name longer than any account's is counted by its first 41 characters.

@@ -725,7 +725,17 @@ async fn a_player_away_past_the_grace_loses_the_game_on_a_claim() {
     let send = Send { token: Some(&friend), ..Send::default() };
     let a = ask(&app, "POST", &format!("/api/games/{fid}/claim"), send, None).await;
     assert_eq!(a.body["reason"], "opponent_here", "Black's guest is at the board: {}", a.body);
+    // Black claims on move: refused; Black moves (a claim needs the opponent to be the one to
+    // move), and claims once White has been on move past the grace.
     let send = Send { token: Some(&token), ..Send::default() };
+    let a = ask(&app, "POST", &format!("/api/games/{fid}/claim"), send.clone(), None).await;
+    assert_eq!(a.body["reason"], "your_move", "{}", a.body);
+    let body = json!({"move": "E5", "number": 1});
+    let moved = ask(&app, "POST", &format!("/api/games/{fid}/move"), send.clone(), Some(body)).await;
+    assert_eq!(moved.status, StatusCode::OK);
+    let a = ask(&app, "POST", &format!("/api/games/{fid}/claim"), send.clone(), None).await;
+    assert_eq!(a.body["reason"], "opponent_here", "White on move for a moment only: {}", a.body);
+    tokio::time::sleep(Duration::from_millis(1300)).await;
     let a = ask(&app, "POST", &format!("/api/games/{fid}/claim"), send, None).await;
     assert_eq!(a.body["result"], "B+F", "White never came: {}", a.body);
     let computer = ask(&app, "POST", "/api/games", Send::default(), Some(json!({"size": 9, "color": "white"}))).await;
@@ -789,16 +799,16 @@ async fn chat_messages_written_at_once_on_one_sqlite_file_all_land() {
                     moves: 0,
                     at_ms: 0,
                 };
-                store.add_chat(&game, &row).await
+                store.add_chat(&game, &row, 1_000).await
             })
         })
         .collect();
     let mut numbers = Vec::new();
     for t in tasks {
-        numbers.push(t.await.unwrap().expect("every message lands"));
+        numbers.push(t.await.unwrap().expect("every message lands").expect("within the share"));
     }
     numbers.sort_unstable();
     assert_eq!(numbers, (1..=24).collect::<Vec<i64>>());
-    assert_eq!(stores[0].chat_of(&game).await.unwrap().len(), 24);
+    assert_eq!(stores[0].chat_of(&game, None, 500).await.unwrap().len(), 24);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -74,10 +74,20 @@ pub struct ServeArgs {
     /// are closed at once.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     max_connections: u32,
-    /// Open connections from one address, WebSockets included; more are closed at once.
+    /// Open connections from one address, WebSockets included; more are closed at once. A
+    /// network (IPv4 /24, IPv6 /64) holds four times as many. When every place is taken, an
+    /// idle connection (of the network that holds the most) is closed to make room.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     connections_per_address: u32,
-    /// WebSocket watchers a client may hold open.
+    /// WebSockets open at once, over all clients, at most `--max-connections`: the other
+    /// places are kept for plain requests (a WebSocket beyond is answered 503).
+    #[arg(long, default_value_t = 768, value_parser = clap::value_parser!(u32).range(1..))]
+    websockets: u32,
+    /// Seconds between a WebSocket's pings: a socket that answers none of two, or whose send
+    /// stalls this long (a client that does not read), is closed.
+    #[arg(long, default_value_t = 20.0)]
+    ping_every: f64,
+    /// WebSocket watchers a client may hold open (a network, four times as many).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..))]
     watchers: u16,
     /// Seconds a client may take to send a request's headers.
@@ -95,6 +105,14 @@ pub struct ServeArgs {
     /// Rate no game against the computer (players then get ranks from each other only).
     #[arg(long)]
     no_rated_computer: bool,
+    /// The fewest moves of a rated game for it to be rated: one number for every size, or
+    /// `9=N,13=N,19=N` (a shorter game ends unrated).
+    #[arg(long, default_value = "9=20,13=30,19=50", value_parser = parse_min_moves)]
+    rated_min_moves: MinMoves,
+    /// The most rated games between two accounts in 24 hours (past them a game ends unrated;
+    /// the computer's levels are exempt).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    rated_per_pair: u32,
     /// Review jobs this server works on at once; 0 leaves them to other servers and to
     /// `tengen worker` processes on the same database.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=64))]
@@ -167,6 +185,30 @@ pub(crate) fn install_log(format: LogFormat) {
 }
 
 /// `--flag`'s seconds, more than 0 and at most `max`.
+/// `--rated-min-moves`: the fewest moves on 9×9, 13×13 and 19×19.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MinMoves(pub(crate) [u32; 3]);
+
+/// One number for every size, or `9=N,13=N,19=N` (sizes left out keep their default).
+fn parse_min_moves(text: &str) -> std::result::Result<MinMoves, String> {
+    let bad = || format!("{text:?}: give one number of moves, or 9=N,13=N,19=N");
+    if let Ok(n) = text.trim().parse::<u32>() {
+        return Ok(MinMoves([n; 3]));
+    }
+    let mut moves = [20, 30, 50];
+    for part in text.split(',') {
+        let (size, n) = part.split_once('=').ok_or_else(bad)?;
+        let i = match size.trim() {
+            "9" => 0,
+            "13" => 1,
+            "19" => 2,
+            _ => return Err(format!("{text:?}: rated sizes are 9, 13 and 19")),
+        };
+        moves[i] = n.trim().parse().map_err(|_| bad())?;
+    }
+    Ok(MinMoves(moves))
+}
+
 pub(crate) fn seconds(flag: &str, value: f64, max: f64) -> Result<Duration> {
     if !(value.is_finite() && value > 0.0 && value <= max) {
         anyhow::bail!("--{flag} must be more than 0 and at most {max} seconds");
@@ -201,12 +243,16 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             computer_moves: usize::from(args.computer_moves),
             connections: args.max_connections as usize,
             connections_per_address: args.connections_per_address as usize,
+            websockets: (args.websockets as usize).min(args.max_connections as usize),
+            ping_every: seconds("ping-every", args.ping_every, 3600.0)?,
             watchers_per_client: usize::from(args.watchers),
             header_timeout: seconds("header-timeout", args.header_timeout, 3600.0)?,
             request_timeout: seconds("request-timeout", args.request_timeout, 3600.0)?,
             connection_age: Duration::from_secs(600),
             origins: args.origin.clone(),
             rated_computer: !args.no_rated_computer,
+            rated_min_moves: args.rated_min_moves.0,
+            rated_per_pair: args.rated_per_pair,
             review_playouts: args.review_playouts,
             review_visits: args.review_visits,
             review_default_visits: args.review_default_visits,

@@ -115,6 +115,8 @@ fn page_server(dir: &Path, db: &str) -> (std::process::Child, String) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--max-think", "0.3"])
         .args(["--games-per-hour", "10000", "--rate", "100", "--burst", "300", "--claim-grace", "3"])
+        // The page's rated games are ten moves long.
+        .args(["--rated-min-moves", "10"])
         .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()

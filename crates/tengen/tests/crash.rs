@@ -20,6 +20,8 @@ fn start(dir: &std::path::Path, addr: &str) -> (Child, String) {
             // One client drives 50 games at 400 moves a second: far past the limits for one
             // address, which this test is not about.
             .args(["--rate", "100000", "--burst", "100000", "--games-per-hour", "1000000"])
+            // The rated game here is ten moves long.
+            .args(["--rated-min-moves", "10"])
             .current_dir(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

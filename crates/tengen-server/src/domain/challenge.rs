@@ -216,7 +216,13 @@ pub fn rank_text(rank: i32) -> String {
 pub fn parse_rank(text: &str) -> Result<i32, Refusal> {
     let t = text.trim().to_ascii_lowercase();
     let bad = || refuse("rank", format!("a rank is 30k to 1k or 1d to 9d, not {text:?}"));
-    let (n, kind) = t.split_at(t.len().saturating_sub(1));
+    // The last character is the kind; split at its boundary, not at a byte (`"€"`, `"1é"`).
+    let Some((at, _)) = t.char_indices().next_back() else { return Err(bad()) };
+    let (n, kind) = t.split_at(at);
+    // ASCII digits only: `str::parse` takes a leading `+`, and nothing else is a rank.
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.len() > 2 {
+        return Err(bad());
+    }
     let n: i32 = n.parse().map_err(|_| bad())?;
     match kind {
         "k" if (1..=30).contains(&n) => Ok(30 - n),
@@ -276,7 +282,8 @@ mod tests {
         assert_eq!(parse_rank("1K"), Ok(29));
         assert_eq!(parse_rank(" 1d"), Ok(30));
         assert_eq!(parse_rank("9d"), Ok(38));
-        for bad in ["0k", "31k", "10d", "d", "", "5p", "-1k", "1.5k"] {
+        for bad in ["0k", "31k", "10d", "d", "", "5p", "-1k", "1.5k", "+1k", "€", "1é", "１ｋ", "1\u{301}k", "é"]
+        {
             assert_eq!(parse_rank(bad).unwrap_err().reason, "rank", "{bad}");
         }
         for r in 0..=38 {

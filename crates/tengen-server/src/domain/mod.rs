@@ -21,7 +21,9 @@ pub use action::{Action, Event};
 pub use clock::Clock;
 pub use config::{CORRESPONDENCE_DAYS, Config, DAY_MS, Opponent, Placement, TimeControl, komi_points, max_handicap};
 pub use error::{GameError, Reason};
-pub use name::{CHAT_CHARS, NameError, check_chat, check_name, printable_line};
+pub use name::{
+    AccountNameError, CHAT_CHARS, NameError, check_account_name, check_chat, check_name, name_skeleton, printable_line,
+};
 pub use state::{ABORT_MOVES, COUNTING_MS, Dispute, State};
 
 /// The most moves a game may have on the server (passes included), as real servers cap a

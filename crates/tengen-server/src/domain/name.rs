@@ -55,6 +55,56 @@ fn check_text(text: &str, most: usize) -> Result<String, NameError> {
     Ok(text.to_owned())
 }
 
+/// What is wrong with an account's name beyond the rule of names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AccountNameError {
+    /// It breaks the rule of names.
+    #[error(transparent)]
+    Name(#[from] NameError),
+    /// A character Unicode restricts in identifiers (UTS #39): invisible, unassigned, a
+    /// noncharacter, blank-looking, or of a script or kind not in common use.
+    #[error("a name may not use U+{:04X}: letters, digits, spaces and ASCII punctuation only", u32::from(*.0))]
+    Restricted(char),
+    /// A combining mark with nothing to combine with (at the start, or after a space).
+    #[error("a name may not begin a word with a combining mark")]
+    LoneMark,
+}
+
+/// The rule for an account's name, stricter than the rule of names (which records and guests'
+/// seats follow): beyond ASCII, only the characters that Unicode's General Security Profile
+/// allows in identifiers (UTS #39), judged after NFKC (full-width letters are letters), and no
+/// combining mark alone. So no name is told from another by something that does not show.
+///
+/// # Errors
+/// [`AccountNameError`] for a name that breaks it.
+pub fn check_account_name(name: &str) -> Result<String, AccountNameError> {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    use unicode_security::GeneralSecurityProfile;
+    let name = check_name(name)?;
+    let mut previous = ' ';
+    for c in name.nfkc() {
+        if !(c.is_ascii_graphic() || c == ' ' || c.identifier_allowed()) {
+            return Err(AccountNameError::Restricted(c));
+        }
+        if is_combining_mark(c) && previous == ' ' {
+            return Err(AccountNameError::LoneMark);
+        }
+        previous = c;
+    }
+    Ok(name)
+}
+
+/// The key under which accounts' names must differ to be told apart: the confusable skeleton
+/// (UTS #39) of the name's NFKC lower case, so that `vіctim` with a Cyrillic і, or `0` for
+/// `O`, is the name taken.
+#[must_use]
+pub fn name_skeleton(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let key = name.nfkc().collect::<String>().to_lowercase();
+    unicode_security::skeleton(&key).collect::<String>().to_lowercase()
+}
+
 /// The longest chat message, in characters.
 pub const CHAT_CHARS: usize = 500;
 

@@ -94,7 +94,7 @@ pub(crate) fn session_token(headers: &HeaderMap) -> Option<&str> {
 /// A database error.
 pub(crate) async fn logged_in(app: &AppState, headers: &HeaderMap) -> Result<Option<Account>, ApiError> {
     match session_token(headers) {
-        Some(session) => app.session_account(session).await,
+        Some(session) => app.acting_account(session).await,
         None => Ok(None),
     }
 }
@@ -106,8 +106,21 @@ impl FromRequestParts<AppState> for LoggedIn {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut axum::http::request::Parts, app: &AppState) -> Result<Self, ApiError> {
         let token = session_token(&parts.headers).ok_or_else(ApiError::not_logged_in)?;
-        let account = app.session_account(token).await?.ok_or_else(ApiError::not_logged_in)?;
+        let account = app.acting_account(token).await?.ok_or_else(ApiError::not_logged_in)?;
         Ok(LoggedIn(account))
+    }
+}
+
+/// A request of a logged-in player, who may be bound to change the operator's one-time
+/// password first (what they may still do: see who they are, change it).
+pub(crate) struct Someone(pub(crate) Account);
+
+impl FromRequestParts<AppState> for Someone {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, app: &AppState) -> Result<Self, ApiError> {
+        let token = session_token(&parts.headers).ok_or_else(ApiError::not_logged_in)?;
+        let account = app.session_account(token).await?.ok_or_else(ApiError::not_logged_in)?;
+        Ok(Someone(account))
     }
 }
 
@@ -177,7 +190,7 @@ async fn log_out(AxumState(app): AxumState<AppState>, headers: HeaderMap) -> Res
 /// The logged-in player.
 #[utoipa::path(get, tag = "accounts", path = "/api/me",
     responses((status = 200, body = Me), (status = 401, body = ErrorBody, description = "not logged in")))]
-async fn me(LoggedIn(account): LoggedIn) -> Response {
+async fn me(Someone(account): Someone) -> Response {
     let mut response = Json(Me::from(&account)).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
@@ -338,7 +351,7 @@ pub(super) async fn player(
 async fn change_password(
     AxumState(app): AxumState<AppState>,
     client: Client,
-    LoggedIn(account): LoggedIn,
+    Someone(account): Someone,
     Body(c): Body<PasswordChange>,
 ) -> Response {
     match app.change_password(client, &account, &c.old, &c.new).await {

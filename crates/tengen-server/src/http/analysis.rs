@@ -205,41 +205,47 @@ pub(crate) async fn analysis_live(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
     client: Client,
-    slot: Option<axum::Extension<crate::guard::ConnectionSlot>>,
+    slot: Option<axum::Extension<crate::http::connections::ConnectionSlot>>,
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let ws = crate::http::ws::websocket(&app, &headers, ws)?;
     let running = app.analyses().get(&id).ok_or_else(|| ApiError::no_analysis(&id))?;
+    let slot = crate::http::ws::hold(slot)?;
     app.watcher_opens(client)?;
-    let slot = slot.map(|axum::Extension(slot)| slot);
     let watcher = crate::http::ws::Watching { app: app.clone(), client, id, held: Some(running.watched()), slot };
     Ok(ws.max_message_size(1024).max_frame_size(1024).on_upgrade(move |socket| async move {
-        follow(socket, &running).await;
+        let heart = crate::http::ws::Heartbeat::new(&watcher.app);
+        follow(socket, &running, heart).await;
         drop(watcher);
     }))
 }
 
-async fn follow(mut socket: WebSocket, running: &Running) {
+async fn follow(mut socket: WebSocket, running: &Running, mut heart: crate::http::ws::Heartbeat) {
     // The last snapshot says `done`; none follows it.
     let mut updates = running.subscribe();
+    let mut fresh = true;
     loop {
-        let (json, done) = {
-            let latest = updates.borrow_and_update();
-            (std::sync::Arc::clone(&latest.0), latest.1)
-        };
-        if socket.send(Message::Text((&*json).into())).await.is_err() {
-            return;
+        if fresh {
+            let (json, done) = {
+                let latest = updates.borrow_and_update();
+                (std::sync::Arc::clone(&latest.0), latest.1)
+            };
+            if !heart.send(&mut socket, Message::Text((&*json).into())).await {
+                return;
+            }
+            if done {
+                let _ = heart.send(&mut socket, Message::Close(None)).await;
+                return;
+            }
         }
-        if done {
-            let _ = socket.send(Message::Close(None)).await;
-            return;
-        }
+        fresh = false;
         tokio::select! {
-            changed = updates.changed() => if changed.is_err() { return },
+            changed = updates.changed() => if changed.is_err() { return } else { fresh = true },
+            () = heart.due() => if !heart.ping(&mut socket).await { return },
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
+                Some(Ok(_)) => heart.heard(),
             },
         }
     }

@@ -19,12 +19,12 @@ use super::accounts::LoggedIn;
 use crate::domain::TimeControl;
 use crate::domain::challenge::{ColorRule, Handicap, StoneCount, Terms, parse_rank};
 use crate::error::ApiError;
-use crate::guard::{Client, ConnectionSlot};
+use crate::guard::Client;
+use crate::http::connections::ConnectionSlot;
 use crate::http::extract::{Body, ErrorBody, could_be_id};
-use crate::http::ws::{WATCHER_MESSAGE, Watching, websocket};
+use crate::http::ws::{Heartbeat, WATCHER_MESSAGE, Watching, websocket};
 use crate::service::AppState;
 use crate::service::lobby::{ChallengeView, LobbyChange};
-use crate::util::now_ms;
 
 pub(super) fn routes() -> Router<AppState> {
     Router::new()
@@ -179,8 +179,9 @@ async fn blocks(
     Ok(Json(rows.into_iter().map(|(_, name)| Blocked { name }).collect()))
 }
 
-/// Blocks a player: they cannot challenge the caller or accept the caller's challenges, and
-/// neither sees the other's open challenges.
+/// Blocks a player: they cannot challenge the caller or accept the caller's challenges,
+/// neither sees the other's open challenges (at once, on open lobby sockets too), and the
+/// caller is not shown their chat (on open game sockets too).
 #[utoipa::path(put, tag = "lobby", path = "/api/me/blocks/{name}", params(("name" = String, Path)),
     responses((status = 204, description = "blocked (again: no change)"), (status = 401, body = ErrorBody, description = "not logged in"),
         (status = 404, body = ErrorBody, description = "no such player"), (status = 422, body = ErrorBody, description = "oneself")))]
@@ -190,10 +191,7 @@ async fn block(
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let row = super::accounts::account_named(&app, &name).await?;
-    if row.id == account.id {
-        return Err(ApiError::refused("a player cannot block themselves").because("own_block"));
-    }
-    app.store().block(&account.id, &row.id, now_ms()).await?;
+    app.set_block(&account, &row, true).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -207,7 +205,7 @@ async fn unblock(
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let row = super::accounts::account_named(&app, &name).await?;
-    app.store().unblock(&account.id, &row.id).await?;
+    app.set_block(&account, &row, false).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -230,8 +228,8 @@ async fn lobby_live(
 ) -> Result<Response, ApiError> {
     let ws = websocket(&app, &headers, ws)?;
     let account = super::accounts::logged_in(&app, &headers).await?;
+    let slot = super::ws::hold(slot)?;
     app.watcher_opens(client)?;
-    let slot = slot.map(|Extension(slot)| slot);
     // Subscribe, then read: a change between the two is sent twice (harmless), never lost.
     let changes = app.lobby_changes();
     let presence = app.enter_lobby(account.as_ref());
@@ -264,15 +262,25 @@ async fn lobby(
     changes: &mut tokio::sync::broadcast::Receiver<Arc<LobbyChange>>,
 ) {
     let Ok((first, mut hidden)) = snapshot(app, account).await else { return };
-    if socket.send(Message::Text(first.into())).await.is_err() {
+    let mut heart = Heartbeat::new(app);
+    if !heart.send(&mut socket, Message::Text(first.into())).await {
         return;
     }
     loop {
         tokio::select! {
             change = changes.recv() => match change {
+                // A block of the reader's made or lifted: who they see changed.
+                Ok(change) if change.blocks.as_ref().is_some_and(|ab| account.is_some_and(|a| ab.iter().any(|x| x == a))) => {
+                    let Ok((list, now_hidden)) = snapshot(app, account).await else { return };
+                    hidden = now_hidden;
+                    if !heart.send(&mut socket, Message::Text(list.into())).await {
+                        return;
+                    }
+                }
+                Ok(change) if change.blocks.is_some() => {}
                 Ok(change) => {
                     if change.audience.sees(account, &hidden)
-                        && socket.send(Message::Text((&*change.json).into())).await.is_err()
+                        && !heart.send(&mut socket, Message::Text((&*change.json).into())).await
                     {
                         return;
                     }
@@ -281,15 +289,16 @@ async fn lobby(
                 Err(RecvError::Lagged(_)) => {
                     let Ok((list, now_hidden)) = snapshot(app, account).await else { return };
                     hidden = now_hidden;
-                    if socket.send(Message::Text(list.into())).await.is_err() {
+                    if !heart.send(&mut socket, Message::Text(list.into())).await {
                         return;
                     }
                 }
                 Err(RecvError::Closed) => return,
             },
+            () = heart.due() => if !heart.ping(&mut socket).await { return },
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
+                Some(Ok(_)) => heart.heard(),
             },
         }
     }

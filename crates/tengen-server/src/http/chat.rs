@@ -1,7 +1,7 @@
 //! A game's chat: read it, write in it (a player by the seat's token or login, a watcher by
 //! login).
 
-use axum::extract::State as AxumState;
+use axum::extract::{Query, State as AxumState};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -28,16 +28,35 @@ pub(crate) struct ChatRequest {
     text: String,
 }
 
-/// The game's chat, in order (without the messages of accounts the logged-in reader blocks).
-#[utoipa::path(get, tag = "chat", path = "/api/games/{id}/chat", params(("id" = String, Path)),
-    responses((status = 200, body = Vec<ChatMessage>), (status = 404, body = ErrorBody)))]
+/// Which messages of the chat to read.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct Page {
+    /// The messages after this number (none: the latest).
+    #[param(minimum = 0)]
+    after: Option<u32>,
+    /// How many, at most (default 200, at most 500).
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<u16>,
+}
+
+/// The game's chat, in order, a page at a time (without the messages of accounts the
+/// logged-in reader blocks): the latest 200, or with `after` the next ones.
+#[utoipa::path(get, tag = "chat", path = "/api/games/{id}/chat", params(("id" = String, Path), Page),
+    responses((status = 200, body = Vec<ChatMessage>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn read(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
     headers: HeaderMap,
+    page: Result<Query<Page>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<ChatMessage>>, ApiError> {
+    let Query(page) = page.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let limit = i64::from(page.limit.unwrap_or(200));
+    if !(1..=crate::service::chat::CHAT_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request(format!("limit is 1 to {}", crate::service::chat::CHAT_PAGE)));
+    }
     let reader = super::accounts::logged_in(&app, &headers).await?;
-    Ok(Json(app.chat(&id, reader.as_ref()).await?))
+    Ok(Json(app.chat(&id, reader.as_ref(), page.after.map(i64::from), limit).await?))
 }
 
 /// Writes in the game's chat: as a player with the seat's token (or the login that holds the

@@ -15,9 +15,10 @@ use crate::domain::challenge::StoneCount;
 use crate::domain::view::View;
 use crate::domain::{Config, GameError, Opponent, Placement, State, TimeControl, check_name};
 use crate::error::ApiError;
-use crate::guard::{Client, ConnectionSlot};
+use crate::guard::Client;
+use crate::http::connections::ConnectionSlot;
 use crate::http::extract::{Body, ErrorBody, GameId};
-use crate::http::ws::{WATCHER_MESSAGE, Watching, websocket};
+use crate::http::ws::{Heartbeat, WATCHER_MESSAGE, Watching, websocket};
 use crate::service::study::{play_line, position_at, studied};
 use crate::service::{AppState, now_ms, token_hash};
 use crate::store::{StoredGame, Summary};
@@ -364,11 +365,12 @@ async fn live(
     // A seat's player at the board: by the login that holds the seat, or by the seat's token
     // sent as the socket's first message (`{"seat": TOKEN}`: never in a URL).
     let account = super::accounts::logged_in(&app, &headers).await?;
-    let seated = account.and_then(|a| AppState::seat_of_account(&state, &a.id).ok());
+    let seated = account.as_ref().and_then(|a| AppState::seat_of_account(&state, &a.id).ok());
+    let reader = account.map(|a| a.id);
+    let slot = super::ws::hold(slot)?;
     app.watcher_opens(client)?;
     // Subscribe, then read: a change between the two reaches the watcher twice (the second
     // view is whole anyway), never zero times.
-    let slot = slot.map(|Extension(slot)| slot);
     let mut watching = Watching { held: Some(app.subscribe(&id)), app: app.clone(), client, id: id.clone(), slot };
     let (_, state) = app.load(&id).await?;
     let first = serde_json::to_string(&View::of(&id, &state, now_ms())).map_err(|e| ApiError::internal(&e))?;
@@ -378,21 +380,53 @@ async fn live(
         .read_buffer_size(WATCHER_MESSAGE)
         .on_upgrade(move |socket| async move {
             if let Some(changes) = watching.held.as_mut() {
-                let board = Board { app: app.clone(), stored, seated, at: None };
+                let board = Board { app: app.clone(), stored, seated, at: None, reader, blocked: None };
                 watch(socket, first, changes, board).await;
             }
         }))
 }
 
-/// Who watches through a game socket: a seat's player is counted at the board while it stays.
+/// Who watches through a game socket: a seat's player is counted at the board while it stays;
+/// a logged-in reader is not sent the chat of the accounts they block.
 struct Board {
     app: AppState,
     stored: std::sync::Arc<crate::store::StoredGame>,
     seated: Option<tengen_core::Color>,
     at: Option<crate::service::presence::AtTheBoard>,
+    /// The logged-in reader's account.
+    reader: Option<String>,
+    /// The names the reader blocks, as of a count of the changes of blocks.
+    blocked: Option<(u64, std::collections::HashSet<String>)>,
 }
 
 impl Board {
+    /// Whether the reader is sent `json` (a view, or a chat message of an account the reader
+    /// does not block).
+    async fn sends(&mut self, json: &str) -> bool {
+        let Some(reader) = &self.reader else { return true };
+        if !json.starts_with("{\"chat\":") {
+            return true;
+        }
+        let epoch = self.app.blocks_epoch();
+        if self.blocked.as_ref().is_none_or(|(seen, _)| *seen != epoch) {
+            let names = match self.app.store().blocks_of(reader).await {
+                Ok(rows) => rows.into_iter().map(|(_, name)| name).collect(),
+                Err(e) => {
+                    tracing::warn!("blocks of a reader: {e}");
+                    return true;
+                }
+            };
+            self.blocked = Some((epoch, names));
+        }
+        let Some((_, names)) = &self.blocked else { return true };
+        if names.is_empty() {
+            return true;
+        }
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(json) else { return true };
+        let chat = &message["chat"];
+        chat["guest"] == true || chat["name"].as_str().is_none_or(|name| !names.contains(name))
+    }
+
     async fn sit(&mut self, color: tengen_core::Color) {
         if self.at.is_none() {
             self.at = Some(self.app.at_the_board(&self.stored.id, color).await);
@@ -429,14 +463,15 @@ async fn watch(
     if let Some(color) = board.seated {
         board.sit(color).await;
     }
-    if socket.send(Message::Text(first.into())).await.is_err() {
+    let mut heart = Heartbeat::new(&board.app);
+    if !heart.send(&mut socket, Message::Text(first.into())).await {
         return;
     }
     loop {
         tokio::select! {
             change = changes.recv() => match change {
                 Ok(json) => {
-                    if socket.send(Message::Text((&*json).into())).await.is_err() {
+                    if board.sends(&json).await && !heart.send(&mut socket, Message::Text((&*json).into())).await {
                         return;
                     }
                 }
@@ -444,11 +479,15 @@ async fn watch(
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             },
+            () = heart.due() => if !heart.ping(&mut socket).await { return },
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(Message::Text(text))) => board.heard(&text).await,
+                Some(Ok(Message::Text(text))) => {
+                    heart.heard();
+                    board.heard(&text).await;
+                }
                 // Anything else a watcher sends is not part of the protocol: dropped.
-                Some(Ok(_)) => {}
+                Some(Ok(_)) => heart.heard(),
             },
         }
     }

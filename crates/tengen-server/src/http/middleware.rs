@@ -50,6 +50,9 @@ pub async fn guard(State(app): State<AppState>, request: Request, next: Next) ->
         }
     };
     security_headers(response.headers_mut());
+    if response.extensions().get::<Panicked>().is_some() {
+        app.metrics().panics.fetch_add(1, Ordering::Relaxed);
+    }
     let status = response.status().as_u16();
     let elapsed = started.elapsed();
     app.metrics().record(method, &route, status, elapsed);
@@ -97,15 +100,23 @@ fn method_label(method: &axum::http::Method) -> &'static str {
     .unwrap_or("other")
 }
 
+/// Marks the answer to a handler's panic, so that [`guard`] counts it in
+/// `tengen_panics_total` (the answer itself is logged and counted like any other).
+#[derive(Clone, Copy)]
+struct Panicked;
+
 /// A handler that panicked: 500 in the API's own form, and the panic logged (the server
-/// goes on: each request is its own task).
+/// goes on: each request is its own task). The layer that calls it sits inside [`guard`], so
+/// the answer is in the request log and the metrics.
 pub fn panicked(cause: Box<dyn std::any::Any + Send + 'static>) -> Response {
     let text = cause
         .downcast_ref::<String>()
         .map(String::as_str)
         .or_else(|| cause.downcast_ref::<&str>().copied())
         .unwrap_or("a panic without a message");
-    ApiError::internal(&format_args!("a request handler panicked: {text}")).into_response()
+    let mut response = ApiError::internal(&format_args!("a request handler panicked: {text}")).into_response();
+    response.extensions_mut().insert(Panicked);
+    response
 }
 
 #[cfg(test)]

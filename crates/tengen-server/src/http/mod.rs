@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod analysis;
 mod challenges;
 mod chat;
+pub(crate) mod connections;
 mod doc;
 pub mod extract;
 pub mod games;

@@ -29,10 +29,14 @@ async fn healthz() -> &'static str {
 }
 
 /// What each level of the computer means on this server: its search, how much it searches,
-/// its approximate strength.
+/// its approximate strength, and on which sizes a game against it may be rated.
 #[utoipa::path(get, tag = "ops", path = "/api/levels", responses((status = 200, body = Vec<crate::levels::Level>)))]
 async fn levels(AxumState(app): AxumState<AppState>) -> Json<Vec<crate::levels::Level>> {
-    Json(crate::levels::levels(app.has_network()))
+    let mut levels = crate::levels::levels(app.has_network());
+    if !app.limits().rated_computer {
+        levels.iter_mut().flat_map(|l| &mut l.strengths).for_each(|s| s.rated = false);
+    }
+    Json(levels)
 }
 
 /// Readiness: the database answers.

@@ -250,7 +250,7 @@ async fn sgf(
         (Some(sgf), true) => sgf.clone(),
         _ if with_chat => {
             let reader = super::accounts::logged_in(&app, &headers).await?;
-            let chat = app.chat(&id, reader.as_ref()).await?;
+            let chat = app.whole_chat(&id, reader.as_ref()).await?;
             crate::service::load::record_with_chat(&state, &chat).to_sgf()
         }
         _ => game_record(&stored, &state)?.to_sgf(),

@@ -157,12 +157,13 @@ seat_action!(
 seat_action!(undo_accept, "/api/games/{id}/undo/accept", Action::UndoAccept, "Accepts the other seat's undo request.");
 seat_action!(undo_reject, "/api/games/{id}/undo/reject", Action::UndoReject, "Refuses the other seat's undo request.");
 
-/// Claims the game: the opponent has been away from the board (no game socket of theirs open
-/// on any server) for longer than the grace (30 s by default, `--claim-grace`), and forfeits
-/// (`B+F`/`W+F`). The clock runs meanwhile either way.
+/// Claims the game: the opponent is to move and has been away from the board (no game socket
+/// of theirs open on any server, no action of their seat) for longer than the grace (30 s by
+/// default, `--claim-grace`), and forfeits (`B+F`/`W+F`). Never in the counting phase. The
+/// clock runs meanwhile either way.
 #[utoipa::path(post, tag = "seats", path = "/api/games/{id}/claim", params(("id" = String, Path)), security(("seat" = [])),
     responses((status = 200, body = View), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "the opponent is at the board or away for less than the grace (`opponent_here`), a game against the computer (`computer_game`) or by correspondence (`correspondence_game`), or over")))]
+        (status = 422, body = ErrorBody, description = "the opponent is at the board or away for less than the grace (`opponent_here`), the claimer to move (`your_move`), the counting phase (`counting`), a game against the computer (`computer_game`) or by correspondence (`correspondence_game`), or over")))]
 async fn claim(
     AxumState(app): AxumState<AppState>,
     GameId(id): GameId,
@@ -170,7 +171,8 @@ async fn claim(
     headers: HeaderMap,
 ) -> Result<ViewJson, ApiError> {
     let presence = app.presence(&id).await?;
-    let check = move |state: &State, color| crate::service::presence::claimable(state, color, &presence);
+    let check =
+        move |state: &State, color| crate::service::presence::claimable(state, color, &presence, crate::util::now_ms());
     by_seat(&app, &id, client, &headers, Action::Claim, check).await
 }
 
@@ -271,7 +273,7 @@ async fn by_seat(
     let token = bearer(headers).map(str::to_owned);
     // Without a token, the account of the session cookie acts for the seat it holds.
     let account = match (&token, session_token(headers)) {
-        (None, Some(session)) => app.session_account(session).await?.map(|a| a.id),
+        (None, Some(session)) => app.acting_account(session).await?.map(|a| a.id),
         _ => None,
     };
     let wakes_computer = matches!(action, Action::Move { .. } | Action::Handicap { .. } | Action::Resume);

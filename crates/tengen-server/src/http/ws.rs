@@ -1,11 +1,15 @@
-//! WebSocket upgrades: the Origin check, the message limit, and a watcher counted while it
-//! stays.
+//! WebSocket upgrades: the Origin check, the message limit, a place among the long-lived
+//! sockets, a watcher counted while it stays; and the sockets' heartbeat: a ping every
+//! `Limits::ping_every`, the socket closed when it answers none of two or a send stalls.
 
-use axum::extract::ws::WebSocketUpgrade;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, header};
 
 use crate::error::ApiError;
-use crate::guard::{Client, ConnectionSlot};
+use crate::guard::Client;
+use crate::http::connections::ConnectionSlot;
 use crate::service::AppState;
 
 /// The largest message a watcher may send (the protocol reads none but Close; what it sends
@@ -68,6 +72,63 @@ pub(crate) fn websocket(
         return Err(ApiError::forbidden_origin());
     }
     ws.map_err(|e| ApiError::bad_request(format!("this address takes a WebSocket: {}", e.body_text())))
+}
+
+/// The connection's place among the long-lived sockets (none where requests come without a
+/// socket).
+///
+/// # Errors
+/// 429 past the address's or network's share of sockets, 503 when every socket's place is
+/// taken.
+pub(crate) fn hold(slot: Option<axum::Extension<ConnectionSlot>>) -> Result<Option<ConnectionSlot>, ApiError> {
+    let slot = slot.map(|axum::Extension(slot)| slot);
+    if let Some(slot) = &slot {
+        slot.long_lived()?;
+    }
+    Ok(slot)
+}
+
+/// Pings a socket and notices when it stops answering, and bounds its sends: a client that
+/// never reads (its pongs never come, its buffers fill) is closed, its place given back.
+pub(crate) struct Heartbeat {
+    tick: tokio::time::Interval,
+    every: Duration,
+    unanswered: u32,
+}
+
+/// Pings a socket may leave unanswered.
+const MISSED_PINGS: u32 = 2;
+
+impl Heartbeat {
+    pub(crate) fn new(app: &AppState) -> Heartbeat {
+        let every = app.limits().ping_every.max(Duration::from_millis(10));
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Heartbeat { tick, every, unanswered: 0 }
+    }
+
+    /// The next ping's time (cancel-safe, for `select!`).
+    pub(crate) async fn due(&mut self) {
+        self.tick.tick().await;
+    }
+
+    /// At a ping's time: pings, or `false` when the socket should close (it answered none of
+    /// the last pings, or the ping stalled).
+    pub(crate) async fn ping(&mut self, socket: &mut WebSocket) -> bool {
+        self.unanswered += 1;
+        self.unanswered <= MISSED_PINGS && self.send(socket, Message::Ping(Default::default())).await
+    }
+
+    /// The client sent something (a pong or any message): it is there.
+    pub(crate) fn heard(&mut self) {
+        self.unanswered = 0;
+    }
+
+    /// Sends `message`: `false` when the socket failed or the send stalled for a ping's
+    /// interval (the socket should then close).
+    pub(crate) async fn send(&self, socket: &mut WebSocket, message: Message) -> bool {
+        matches!(tokio::time::timeout(self.every, socket.send(message)).await, Ok(Ok(())))
+    }
 }
 
 /// A watcher's place: what it holds (a game's channel, an analysis's count) and its count

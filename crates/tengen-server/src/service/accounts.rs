@@ -1,16 +1,22 @@
 //! Players' accounts: sign-up, login and sessions, password change and reset, deletion, and
 //! the limits on login and sign-up attempts. Passwords are kept only as Argon2id hashes,
-//! computed off the async threads; a failed login costs one hash check whether or not the
-//! name exists, so that its time does not tell.
+//! computed off the async threads in a bounded pool; a failed login costs one hash check
+//! whether or not the name exists, so that its time does not tell.
+//!
+//! Each attempt is recorded and counted before its password is checked ([`crate::store::Store::record_attempt`]),
+//! so that guesses sent at once cannot all pass the count. An address or its network that
+//! fails too often is refused; an account is never closed to its owner by others' failures:
+//! once it has many, only the addresses that failed on it several times are refused.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use rand::Rng;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::domain::{NAME_CHARS, check_name};
+use crate::domain::{NAME_CHARS, check_account_name, name_skeleton};
 use crate::error::ApiError;
 use crate::guard::Client;
 use crate::store::AccountRow;
@@ -24,12 +30,26 @@ pub const PASSWORD_MIN_CHARS: usize = 8;
 pub const PASSWORD_MAX_BYTES: usize = 1024;
 /// How long a session lasts.
 pub const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
-/// Failed logins from one address, or on one account, within [`LOGIN_WINDOW_MS`] before
-/// further attempts are refused (429).
+/// Failed logins from one address within [`LOGIN_WINDOW_MS`] before further attempts from it
+/// are refused (429); from one network (IPv4 /24, IPv6 /64), four times as many.
 pub const LOGIN_FAILURES: i64 = 20;
-/// The window of [`LOGIN_FAILURES`].
+/// The window of the login limits.
 pub const LOGIN_WINDOW_MS: i64 = 10 * 60 * 1000;
-/// Sign-ups from one address within [`SIGNUP_WINDOW_MS`].
+/// Logins, right or wrong, from one address within [`LOGIN_WINDOW_MS`] (each costs a hash);
+/// from one network, four times as many.
+pub const LOGINS: i64 = 60;
+/// Failed logins on one account within [`LOGIN_WINDOW_MS`], from anywhere, past which an
+/// address that failed on it [`PAIR_FAILURES`] times already is refused (429): the owner,
+/// from an address of their own, still logs in.
+pub const ACCOUNT_FAILURES: i64 = 20;
+/// See [`ACCOUNT_FAILURES`].
+pub const PAIR_FAILURES: i64 = 3;
+/// Sessions an account keeps: a login past them ends the oldest.
+pub const SESSIONS_PER_ACCOUNT: usize = 20;
+/// Password hashes waiting for the pool at once: past them, 503.
+pub const HASH_QUEUE: usize = 64;
+/// Sign-ups from one address within [`SIGNUP_WINDOW_MS`]; from one network, four times as
+/// many.
 pub const SIGNUPS: i64 = 15;
 /// The window of [`SIGNUPS`].
 pub const SIGNUP_WINDOW_MS: i64 = 3600 * 1000;
@@ -89,17 +109,54 @@ fn decoy_hash() -> &'static str {
     DECOY.get_or_init(|| hash_now(&random_token(16)).expect("hashing a random password"))
 }
 
-/// Hashes `password` off the async threads.
-async fn hash(password: &str) -> Result<String, ApiError> {
-    let password = password.to_owned();
-    tokio::task::spawn_blocking(move || hash_now(&password)).await.map_err(|e| ApiError::internal(&e))?
+/// The process's password hashing: one core less than the machine has (at least one), so
+/// that a flood of logins leaves a core to the games; at most [`HASH_QUEUE`] waiting.
+struct HashPool {
+    permits: tokio::sync::Semaphore,
+    waiting: AtomicUsize,
 }
 
-/// Checks `password` against `hash` (or against the decoy when there is none) off the async
-/// threads.
+fn hash_pool() -> &'static HashPool {
+    static POOL: OnceLock<HashPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        HashPool { permits: tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1)), waiting: AtomicUsize::new(0) }
+    })
+}
+
+/// A place in the hash pool's queue, given back however the wait ends.
+struct Waiting(&'static HashPool);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.waiting.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` (a hash) in the pool, off the async threads.
+async fn in_hash_pool<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+    let pool = hash_pool();
+    if pool.waiting.fetch_add(1, Ordering::Relaxed) >= HASH_QUEUE {
+        pool.waiting.fetch_sub(1, Ordering::Relaxed);
+        return Err(ApiError::unavailable("the server is busy checking passwords: try again in a moment", 1));
+    }
+    let waiting = Waiting(pool);
+    let _permit = pool.permits.acquire().await.map_err(|e| ApiError::internal(&e))?;
+    drop(waiting);
+    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::internal(&e))
+}
+
+/// Hashes `password` in the hash pool.
+async fn hash(password: &str) -> Result<String, ApiError> {
+    let password = password.to_owned();
+    in_hash_pool(move || hash_now(&password)).await?
+}
+
+/// Checks `password` against `hash` (or against the decoy when there is none) in the hash
+/// pool.
 async fn verify(password: &str, hash: Option<String>) -> Result<bool, ApiError> {
     let password = password.to_owned();
-    tokio::task::spawn_blocking(move || match hash {
+    in_hash_pool(move || match hash {
         Some(h) => verify_now(&password, &h),
         None => {
             let _ = verify_now(&password, decoy_hash());
@@ -107,7 +164,6 @@ async fn verify(password: &str, hash: Option<String>) -> Result<bool, ApiError> 
         }
     })
     .await
-    .map_err(|e| ApiError::internal(&e))
 }
 
 /// The rule for a new password.
@@ -125,30 +181,27 @@ fn check_password(password: &str) -> Result<(), ApiError> {
 }
 
 impl AppState {
-    /// 429 when the attempts under `key` within `window_ms` reached `max`.
-    async fn under_limit(&self, key: &str, max: i64, window_ms: i64, what: &str) -> Result<(), ApiError> {
+    /// Records attempt `id` under each key of `limits` unless one has reached its most
+    /// (see [`crate::store::Store::record_attempt`]): the counts with this one, or 429.
+    async fn attempt(&self, id: &str, limits: &[Limit], window_ms: i64) -> Result<Vec<i64>, ApiError> {
         let now = now_ms();
-        let (n, oldest) = self.store().attempts_since(key, now - window_ms).await?;
-        if n >= max {
-            let wait_ms = oldest.map_or(window_ms, |o| o + window_ms - now).max(1000);
-            return Err(ApiError::too_many(
-                format!("too many {what}: try again in {} minutes", (wait_ms + 59_999) / 60_000),
-                u64::try_from(wait_ms / 1000).unwrap_or(1),
-            ));
+        let keys: Vec<(&str, Option<i64>)> = limits.iter().map(|l| (l.key.as_str(), l.most.map(|m| m.0))).collect();
+        let forget_before = now - LOGIN_WINDOW_MS.max(SIGNUP_WINDOW_MS);
+        match self.store().record_attempt(id, &keys, now, now - window_ms, forget_before).await? {
+            Ok(counts) => Ok(counts),
+            Err((i, oldest)) => {
+                let what = limits[i].most.map_or("attempts", |m| m.1);
+                Err(too_many(what, oldest, now, window_ms))
+            }
         }
-        Ok(())
-    }
-
-    async fn count(&self, key: &str) -> Result<(), ApiError> {
-        let now = now_ms();
-        self.store().count_attempt(key, now, now - LOGIN_WINDOW_MS.max(SIGNUP_WINDOW_MS)).await?;
-        Ok(())
     }
 
     async fn new_session(&self, account: Account) -> Result<Session, ApiError> {
         let token = random_token(32);
         let now = now_ms();
-        self.store().create_session(&token_hash(&token), &account.id, now, now + SESSION_MS).await?;
+        self.store()
+            .create_session(&token_hash(&token), &account.id, now, now + SESSION_MS, SESSIONS_PER_ACCOUNT)
+            .await?;
         Ok(Session { token, account })
     }
 
@@ -158,11 +211,13 @@ impl AppState {
     /// 422 for a name or password that breaks the rules, 409 for a name taken (without
     /// regard to case), 429 past the sign-ups of an address.
     pub async fn sign_up(&self, client: Client, name: &str, password: &str) -> Result<Session, ApiError> {
-        let name = check_name(name).map_err(|e| ApiError::refused(e.to_string()).because("bad_name"))?;
+        let name = check_account_name(name).map_err(|e| ApiError::refused(e.to_string()).because("bad_name"))?;
         check_password(password)?;
-        let key = format!("signup-address:{}", client.0);
-        self.under_limit(&key, SIGNUPS, SIGNUP_WINDOW_MS, "sign-ups from this address").await?;
-        self.count(&key).await?;
+        let limits = [
+            Limit::most(format!("signup-address:{}", client.0), SIGNUPS, "sign-ups from this address"),
+            Limit::most(format!("signup-network:{}", client.network()), SIGNUPS * 4, "sign-ups from this network"),
+        ];
+        self.attempt(&random_token(8), &limits, SIGNUP_WINDOW_MS).await?;
         let row = AccountRow {
             id: random_token(8),
             name: name.clone(),
@@ -171,46 +226,74 @@ impl AppState {
             created_ms: now_ms(),
             deleted_ms: None,
         };
-        if !self.store().create_account(&row, &name_key(&name)).await? {
-            return Err(ApiError::in_conflict(format!("the name {name:?} is taken")).because("name_taken"));
+        if !self.store().create_account(&row, &name_key(&name), &name_skeleton(&name)).await? {
+            return Err(ApiError::in_conflict(format!("the name {name:?} is taken, or one that looks like it"))
+                .because("name_taken"));
         }
         self.new_session(row.into()).await
     }
 
-    /// The account of a name and password, counted against the login limits when wrong.
+    /// The account of a name and password, counted against the login limits (see the
+    /// module's header).
     ///
     /// # Errors
     /// 401 for a wrong name or password (the same answer, in the same time), 429 past the
-    /// failures of the address or of the account.
+    /// limits of the address, its network, or an account with many failures, 503 when the
+    /// hash pool is full.
     async fn check_login(&self, client: Client, name: &str, password: &str) -> Result<Account, ApiError> {
         // No account has a name longer than the rule allows: such a name is counted by its
         // first characters, so that a client cannot fill the attempts table with long keys.
         let name: String = name.trim_matches(' ').chars().take(NAME_CHARS + 1).collect();
         let key = name_key(&name);
-        let by_address = format!("login-address:{}", client.0);
-        let by_account = format!("login-account:{key}");
-        self.under_limit(&by_address, LOGIN_FAILURES, LOGIN_WINDOW_MS, "failed logins from this address").await?;
-        self.under_limit(&by_account, LOGIN_FAILURES, LOGIN_WINDOW_MS, "failed logins on this account").await?;
+        let (address, network) = (client.0, client.network());
+        let limits = [
+            Limit::most(format!("login-address:{address}"), LOGIN_FAILURES, "failed logins from this address"),
+            Limit::most(format!("login-network:{network}"), LOGIN_FAILURES * 4, "failed logins from this network"),
+            Limit::most(format!("logins-address:{address}"), LOGINS, "logins from this address"),
+            Limit::most(format!("logins-network:{network}"), LOGINS * 4, "logins from this network"),
+            Limit::count(format!("login-account:{key}")),
+            Limit::count(format!("login-pair:{key}@{address}")),
+        ];
+        let id = random_token(8);
+        let counts = self.attempt(&id, &limits, LOGIN_WINDOW_MS).await?;
+        // The failures are counted before the check; a login that succeeds forgets them (its
+        // place among the logins stays).
+        let failures: Vec<&str> = [0, 1, 4, 5].iter().map(|&i| limits[i].key.as_str()).collect();
+        // Counts with this attempt: the account had ACCOUNT_FAILURES before it, this address
+        // PAIR_FAILURES on it.
+        if counts[4] > ACCOUNT_FAILURES && counts[5] > PAIR_FAILURES {
+            let all: Vec<&str> = limits.iter().map(|l| l.key.as_str()).collect();
+            self.store().forget_attempt(&id, &all).await?;
+            let now = now_ms();
+            let (_, oldest) = self.store().attempts_since(&limits[5].key, now - LOGIN_WINDOW_MS).await?;
+            return Err(too_many("failed logins on this account from this address", oldest, now, LOGIN_WINDOW_MS));
+        }
         let row = if password.len() <= PASSWORD_MAX_BYTES { self.store().account_by_key(&key).await? } else { None };
         let live = row.filter(|r| r.deleted_ms.is_none());
         let ok = verify(password, live.as_ref().and_then(|r| r.password_hash.clone())).await?;
         match live {
-            Some(row) if ok => Ok(row.into()),
-            _ => {
-                self.count(&by_address).await?;
-                self.count(&by_account).await?;
-                Err(ApiError::wrong_credentials())
+            Some(row) if ok => {
+                self.store().forget_attempt(&id, &failures).await?;
+                Ok(row.into())
             }
+            _ => Err(ApiError::wrong_credentials()),
         }
     }
 
     /// Logs in.
     ///
     /// # Errors
-    /// 401 for a wrong name or password (the same answer, in the same time), 429 past the
-    /// failures of the address or of the account.
+    /// 401 for a wrong name or password (the same answer, in the same time), 403 for an
+    /// operator's one-time password used already, 429 past the limits.
     pub async fn log_in(&self, client: Client, name: &str, password: &str) -> Result<Session, ApiError> {
         let account = self.check_login(client, name, password).await?;
+        // The operator's one-time password logs in once.
+        if account.must_change && !self.store().spend_one_time_password(&account.id).await? {
+            return Err(ApiError::not_yours(
+                "this one-time password was used already: ask the server's operator for another",
+            )
+            .because("one_time_password_used"));
+        }
         self.new_session(account).await
     }
 
@@ -220,6 +303,18 @@ impl AppState {
     /// A database error.
     pub async fn session_account(&self, token: &str) -> Result<Option<Account>, ApiError> {
         Ok(self.store().session_account(&token_hash(token), now_ms()).await?.map(Account::from))
+    }
+
+    /// The account of a session token that may act: one whose password is the operator's
+    /// one-time password may only change it (or log out) until then.
+    ///
+    /// # Errors
+    /// 403 `must_change_password`; a database error.
+    pub async fn acting_account(&self, token: &str) -> Result<Option<Account>, ApiError> {
+        match self.session_account(token).await? {
+            Some(a) if a.must_change => Err(must_change_password()),
+            other => Ok(other),
+        }
     }
 
     /// Ends the session of `token`.
@@ -281,6 +376,38 @@ impl AppState {
         self.store().set_password(&row.id, &hash(&password).await?, true).await?;
         Ok(password)
     }
+}
+
+/// 403: the account must change the operator's one-time password before anything else.
+#[must_use]
+pub fn must_change_password() -> ApiError {
+    ApiError::not_yours("change the one-time password first (PUT /api/me/password)").because("must_change_password")
+}
+
+/// One key an attempt is recorded under, and the most attempts it may count within the
+/// window (`None`: counted only).
+struct Limit {
+    key: String,
+    most: Option<(i64, &'static str)>,
+}
+
+impl Limit {
+    fn most(key: String, most: i64, what: &'static str) -> Limit {
+        Limit { key, most: Some((most, what)) }
+    }
+
+    fn count(key: String) -> Limit {
+        Limit { key, most: None }
+    }
+}
+
+/// 429 for too many `what`, with the wait until the oldest counted attempt leaves the window.
+fn too_many(what: &str, oldest: Option<i64>, now: i64, window_ms: i64) -> ApiError {
+    let wait_ms = oldest.map_or(window_ms, |o| o + window_ms - now).max(1000);
+    ApiError::too_many(
+        format!("too many {what}: try again in {} minutes", (wait_ms + 59_999) / 60_000),
+        u64::try_from(wait_ms / 1000).unwrap_or(1),
+    )
 }
 
 #[cfg(test)]

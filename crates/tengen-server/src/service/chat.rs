@@ -1,5 +1,5 @@
-//! A game's chat: players and watchers write (limited in length and rate); each message is
-//! kept with the game and sent to its watchers (`{"chat": …}` on the game's WebSocket, on
+//! A game's chat: players and watchers write (limited in length and rate, each side to its
+//! share); each message is kept with the game and sent to its watchers (`{"chat": …}` on the game's WebSocket, on
 //! every node); a reader does not see the accounts they block.
 
 use std::sync::Arc;
@@ -15,8 +15,11 @@ use crate::error::ApiError;
 use crate::store::ChatRow;
 use crate::util::{lock, now_ms};
 
-/// The most messages a game's chat keeps.
-pub const CHAT_MESSAGES: i64 = 2_000;
+/// The most messages a game's chat keeps from its players, and as many from its watchers:
+/// watchers cannot fill the players' share.
+pub const CHAT_SHARE: i64 = 1_000;
+/// The most messages a read of the chat gives.
+pub const CHAT_PAGE: i64 = 500;
 
 /// A chat message as shown.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -69,8 +72,8 @@ impl AppState {
     ///
     /// # Errors
     /// 404 for an unknown game; 422 for a text that is empty, too long or unprintable; 429
-    /// past the author's rate (a message a second, five at once) or the game's
-    /// [`CHAT_MESSAGES`].
+    /// past the author's rate (a message a second, five at once) or the share of the author's
+    /// side ([`CHAT_SHARE`]: the players', or the watchers').
     pub async fn say(&self, id: &str, author: Author, text: &str) -> Result<ChatMessage, ApiError> {
         let text = check_chat(text).map_err(|e| {
             let why = match e {
@@ -104,10 +107,6 @@ impl AppState {
             Author::Watcher(a) => (a.id.clone(), Some(a.id), a.name, "watcher"),
         };
         self.quotas().chat(&key)?;
-        if self.store().chat_count(id).await? >= CHAT_MESSAGES {
-            return Err(ApiError::too_many(format!("this game's chat is full ({CHAT_MESSAGES} messages)"), 3600)
-                .because("chat_full"));
-        }
         let mut row = ChatRow {
             seq: 0,
             account_id,
@@ -117,24 +116,53 @@ impl AppState {
             moves: state.game.moves().len() as i64,
             at_ms: now_ms(),
         };
-        row.seq = self.store().add_chat(id, &row).await?;
+        row.seq = self.store().add_chat(id, &row, CHAT_SHARE).await?.ok_or_else(|| {
+            let whose = if role == "watcher" { "watchers'" } else { "players'" };
+            ApiError::too_many(format!("this game's chat is full ({CHAT_SHARE} {whose} messages)"), 3600)
+                .because("chat_full")
+        })?;
         let message = ChatMessage::of(&row);
         self.tell_chat(id, &message);
         Ok(message)
     }
 
     /// Game `id`'s chat as `reader` sees it: without the messages of accounts the reader
-    /// blocks.
+    /// blocks; the messages after number `after` (at most `limit`, up to [`CHAT_PAGE`]), or
+    /// without `after` the latest `limit`.
     ///
     /// # Errors
     /// 404 for an unknown game; a database error.
-    pub async fn chat(&self, id: &str, reader: Option<&Account>) -> Result<Vec<ChatMessage>, ApiError> {
+    pub async fn chat(
+        &self,
+        id: &str,
+        reader: Option<&Account>,
+        after: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<ChatMessage>, ApiError> {
+        self.chat_rows(id, reader, after, limit.clamp(1, CHAT_PAGE)).await
+    }
+
+    /// Game `id`'s whole chat as `reader` sees it (both shares: a record's comments).
+    ///
+    /// # Errors
+    /// 404 for an unknown game; a database error.
+    pub async fn whole_chat(&self, id: &str, reader: Option<&Account>) -> Result<Vec<ChatMessage>, ApiError> {
+        self.chat_rows(id, reader, Some(0), 2 * CHAT_SHARE).await
+    }
+
+    async fn chat_rows(
+        &self,
+        id: &str,
+        reader: Option<&Account>,
+        after: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<ChatMessage>, ApiError> {
         self.load(id).await?;
         let blocked: Vec<String> = match reader {
             Some(r) => self.store().blocks_of(&r.id).await?.into_iter().map(|(id, _)| id).collect(),
             None => Vec::new(),
         };
-        let rows = self.store().chat_of(id).await?;
+        let rows = self.store().chat_of(id, after, limit).await?;
         Ok(rows
             .iter()
             .filter(|r| r.account_id.as_ref().is_none_or(|a| !blocked.contains(a)))

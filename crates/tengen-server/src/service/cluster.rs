@@ -136,7 +136,12 @@ impl AppState {
                 continue;
             }
             if note.channel() == crate::store::LOBBY_CHANNEL {
-                self.challenge_changed(id).await;
+                match id.strip_prefix(crate::store::BLOCKS_NOTE).and_then(|ab| ab.split_once(':')) {
+                    Some((a, b)) => self.blocks_changed(a, b),
+                    None => {
+                        self.challenge_changed(id).await;
+                    }
+                }
                 continue;
             }
             match self.load(id).await {

@@ -21,7 +21,7 @@ use crate::domain::rating::rank_label;
 use crate::domain::{Config, Opponent, Placement, State, TimeControl};
 use crate::error::ApiError;
 use crate::guard::Client;
-use crate::store::{AccountRow, ChallengeRow, NewChallenge, StoredGame};
+use crate::store::{Acceptance, AccountRow, ChallengeRow, NewChallenge, StoredGame};
 use crate::util::{count_down, lock, now_ms, random_token};
 
 /// A challenge as the lobby shows it.
@@ -129,8 +129,11 @@ impl Audience {
 pub struct LobbyChange {
     /// Who may see it.
     pub audience: Audience,
-    /// `{"challenge": ChallengeView}`.
+    /// `{"challenge": ChallengeView}` (empty for a change of blocks).
     pub json: Arc<str>,
+    /// A block between these accounts was made or lifted: their sockets read the lobby again
+    /// (who they see changed).
+    pub blocks: Option<[String; 2]>,
 }
 
 /// The lobby's share of the server's state.
@@ -138,11 +141,14 @@ pub struct Lobby {
     changes: broadcast::Sender<Arc<LobbyChange>>,
     /// Lobby sockets open in this process, by account.
     present: Mutex<HashMap<String, usize>>,
+    /// Counts the changes of blocks seen here, so that a socket knows when to read its reader's
+    /// blocks again (a game's chat).
+    blocks_epoch: std::sync::atomic::AtomicU64,
 }
 
 impl Default for Lobby {
     fn default() -> Lobby {
-        Lobby { changes: broadcast::channel(4096).0, present: Mutex::default() }
+        Lobby { changes: broadcast::channel(4096).0, present: Mutex::default(), blocks_epoch: Default::default() }
     }
 }
 
@@ -187,6 +193,44 @@ impl AppState {
             *lock(&self.0.lobby.present).entry(a.clone()).or_default() += 1;
         }
         InLobby { app: self.clone(), account }
+    }
+
+    /// `account` blocks `blocked` (`block`) or lifts the block: stored, and the sockets of
+    /// both, here and on every node, see the lobby and chats as it now is.
+    ///
+    /// # Errors
+    /// 422 `own_block` for oneself; a database error.
+    pub async fn set_block(&self, account: &Account, blocked: &AccountRow, block: bool) -> Result<(), ApiError> {
+        if blocked.id == account.id {
+            return Err(ApiError::refused("a player cannot block themselves").because("own_block"));
+        }
+        if block {
+            self.store().block(&account.id, &blocked.id, now_ms()).await?;
+        } else {
+            self.store().unblock(&account.id, &blocked.id).await?;
+        }
+        self.store().notify_blocks(&account.id, &blocked.id).await?;
+        self.blocks_changed(&account.id, &blocked.id);
+        Ok(())
+    }
+
+    /// A block between `a` and `b` was made or lifted (here or on another node): their lobby
+    /// sockets here read the lobby again, every socket its reader's blocks.
+    pub fn blocks_changed(&self, a: &str, b: &str) {
+        self.0.lobby.blocks_epoch.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        let change = LobbyChange {
+            audience: Audience { owner: a.to_owned(), to: Some(b.to_owned()), acceptor: None, open: false },
+            json: Arc::from(""),
+            blocks: Some([a.to_owned(), b.to_owned()]),
+        };
+        let _ = self.0.lobby.changes.send(Arc::new(change));
+    }
+
+    /// Changes of blocks seen here so far: a socket reads its reader's blocks again when it
+    /// moved.
+    #[must_use]
+    pub fn blocks_epoch(&self) -> u64 {
+        self.0.lobby.blocks_epoch.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Accounts with a lobby socket in this process (for the abuse test: it goes back down).
@@ -243,8 +287,7 @@ impl AppState {
         };
         let most = self.limits().challenges_per_player;
         if self.store().open_challenges_of(&owner.id).await? >= most as i64 {
-            return Err(ApiError::too_many(format!("at most {most} open challenges at once: withdraw one"), 5)
-                .because("too_many_challenges"));
+            return Err(too_many_challenges(most));
         }
         let now = now_ms();
         let id = random_token(8);
@@ -266,7 +309,9 @@ impl AppState {
             now_ms: now,
             expires_ms,
         };
-        self.store().insert_challenge(&new).await?;
+        if !self.store().insert_challenge(&new, most).await? {
+            return Err(too_many_challenges(most));
+        }
         self.challenge_changed(&id).await.ok_or_else(|| ApiError::internal(&"the challenge stored is not found"))
     }
 
@@ -342,11 +387,11 @@ impl AppState {
             .because("rank_range"));
         }
         let most = self.limits().games_per_player;
+        let too_many =
+            |who: &str| ApiError::too_many(format!("{who} {most} games in play already"), 60).because("too_many_games");
         for (who, account) in [("you have", &acceptor.id), ("the challenger has", &row.owner_id)] {
             if self.store().games_in_play_of(account).await? >= most as i64 {
-                return Err(
-                    ApiError::too_many(format!("{who} {most} games in play already"), 60).because("too_many_games")
-                );
+                return Err(too_many(who));
             }
         }
         let owner_rating = row.owner_rating.unwrap_or_default();
@@ -368,9 +413,14 @@ impl AppState {
             tokens: [None, None],
             sgf: None,
         };
-        if !self.store().accept_challenge(id, &acceptor.id, &stored, &super::derived(&state)).await? {
-            let row = self.store().challenge(id).await?.unwrap_or(row);
-            return Err(closed(&row));
+        match self.store().accept_challenge(id, &acceptor.id, &stored, &super::derived(&state), most).await? {
+            Acceptance::Made => {}
+            Acceptance::Closed => {
+                let row = self.store().challenge(id).await?.unwrap_or(row);
+                return Err(closed(&row));
+            }
+            Acceptance::AcceptorFull => return Err(too_many("you have")),
+            Acceptance::OwnerFull => return Err(too_many("the challenger has")),
         }
         self.changed(&game_id, &state, Client::SERVER);
         self.challenge_changed(id).await;
@@ -439,7 +489,7 @@ fn change_of(row: &ChallengeRow) -> LobbyChange {
     let view = ChallengeView::of(row);
     // A view is plain data: it always serialises.
     let json = serde_json::to_string(&serde_json::json!({ "challenge": view })).unwrap_or_default();
-    LobbyChange { audience: Audience::of(row), json: Arc::from(json) }
+    LobbyChange { audience: Audience::of(row), json: Arc::from(json), blocks: None }
 }
 
 /// The configuration of a challenge's game between `seats`: Black's account (id, name), White's.
@@ -461,4 +511,10 @@ fn game_config(terms: &Terms, setup: &Setup, seats: [(&str, &str); 2]) -> Config
         accounts: seats.map(|(id, _)| Some(id.to_owned())),
         computer_rating: None,
     }
+}
+
+/// 429: an owner with `most` open challenges.
+fn too_many_challenges(most: usize) -> ApiError {
+    ApiError::too_many(format!("at most {most} open challenges at once: withdraw one"), 5)
+        .because("too_many_challenges")
 }

@@ -176,6 +176,11 @@ impl AppState {
     /// A server over `store`.
     #[must_use]
     pub fn new(store: Store, settings: Settings) -> AppState {
+        let policy = crate::store::RatingPolicy {
+            min_moves: settings.limits.rated_min_moves,
+            per_pair: settings.limits.rated_per_pair,
+        };
+        let store = store.with_rating_policy(policy);
         let searches = Arc::new(Semaphore::new(settings.searches.max(1)));
         let quotas = Quotas::new(&settings.limits);
         AppState(Arc::new(Inner {
@@ -417,14 +422,24 @@ impl AppState {
         action: Action,
         check: impl FnOnce(&State, Color) -> Result<(), ApiError>,
     ) -> Result<(State, Arc<str>), ApiError> {
-        self.act_with(id, client, action, |stored, state| {
-            let color = match (token, account) {
-                (None, Some(account)) => AppState::seat_of_account(state, account)?,
-                _ => AppState::seat(stored, token)?,
-            };
-            check(state, color).map(|()| Some(color))
-        })
-        .await
+        let mut who = None;
+        let done = self
+            .act_with(id, client, action, |stored, state| {
+                let color = match (token, account) {
+                    (None, Some(account)) => AppState::seat_of_account(state, account)?,
+                    _ => AppState::seat(stored, token)?,
+                };
+                who = Some(color);
+                check(state, color).map(|()| Some(color))
+            })
+            .await;
+        // Every action of a seat shows its player at the board, socket or not.
+        if let Some(color) = who
+            && let Err(e) = self.0.store.seat_seen(id, color, now_ms()).await
+        {
+            tracing::warn!("game {id}: presence: {e}");
+        }
+        done
     }
 
     /// The seat an account holds in a game (by [`Action::Sit`] or at its creation).

@@ -107,15 +107,18 @@ impl AppState {
     }
 }
 
-/// Whether `color` may claim the game in `state` with the players' `presence`: its opponent
-/// has been away from the board longer than the grace. The seat's claim is then applied like
-/// any action of it (the opponent forfeits).
+/// Whether `color` may claim the game in `state` at `now` with the players' `presence`: the
+/// opponent is the one to move, has been for longer than the grace, and has been away from
+/// the board (no socket, no action) as long. The seat's claim is then applied like any action
+/// of it (the opponent forfeits). Checked on the state under the game's lock, so that a move
+/// the opponent sent a moment before is seen.
 ///
 /// # Errors
 /// 422 `computer_game` against the computer, `correspondence_game` (its clock of days
-/// decides), `opponent_here` while the opponent is at the board or away for less than the
-/// grace (the seconds left said).
-pub fn claimable(state: &State, color: Color, presence: &Presence) -> Result<(), ApiError> {
+/// decides), `counting` in the counting phase (its own deadline settles it), `your_move` when
+/// the claimer is the one to move, `opponent_here` while the opponent is at the board or away
+/// (or to move) for less than the grace (the seconds left said).
+pub fn claimable(state: &State, color: Color, presence: &Presence, now: i64) -> Result<(), ApiError> {
     if state.config.computer.is_some() {
         return Err(ApiError::refused("the computer never leaves: resign or play on").because("computer_game"));
     }
@@ -123,16 +126,30 @@ pub fn claimable(state: &State, color: Color, presence: &Presence) -> Result<(),
         return Err(ApiError::refused("a correspondence game is decided by its clock of days, not by presence")
             .because("correspondence_game"));
     }
+    if matches!(state.game.phase(), tengen_core::Phase::Ended(_)) {
+        // The action says the game is over.
+        return Ok(());
+    }
+    if state.game.phase() == tengen_core::Phase::Counting {
+        return Err(
+            ApiError::refused("the counting phase is settled by its own deadline, not by a claim").because("counting")
+        );
+    }
+    if state.game.phase() == tengen_core::Phase::Playing && state.game.to_move() == color {
+        return Err(ApiError::refused("it is your move: your opponent is not keeping you waiting").because("your_move"));
+    }
     let opponent = if color == Color::Black { presence.white } else { presence.black };
     let grace = presence.claim_after_ms;
-    match opponent.away_ms {
+    // Away as long as both: from the board, and on move.
+    let away = opponent.away_ms.map(|away| away.min(now - state.clock_since));
+    match away {
         Some(away) if away >= grace => Ok(()),
         away => {
             let wait = ((grace - away.unwrap_or(0)).max(0) + 999) / 1000;
             let why = if opponent.here {
                 "your opponent is at the board".to_owned()
             } else {
-                format!("your opponent left less than {} s ago: wait {wait} s more", grace / 1000)
+                format!("your opponent has been away less than {} s: wait {wait} s more", grace / 1000)
             };
             Err(ApiError::refused(why).because("opponent_here"))
         }

@@ -37,9 +37,10 @@ impl Store {
     ///
     /// # Errors
     /// A database error.
-    pub async fn create_account(&self, row: &AccountRow, name_key: &str) -> Result<bool, StoreError> {
-        let taken = sqlx::query("SELECT 1 FROM accounts WHERE name_key = $1")
+    pub async fn create_account(&self, row: &AccountRow, name_key: &str, skeleton: &str) -> Result<bool, StoreError> {
+        let taken = sqlx::query("SELECT 1 FROM accounts WHERE name_key = $1 OR name_skeleton = $2")
             .bind(name_key)
+            .bind(skeleton)
             .fetch_optional(&self.pool)
             .await?
             .is_some();
@@ -47,12 +48,13 @@ impl Store {
             return Ok(false);
         }
         let inserted = sqlx::query(
-            "INSERT INTO accounts (id, name, name_key, password_hash, must_change, created_ms, deleted_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, NULL)",
+            "INSERT INTO accounts (id, name, name_key, name_skeleton, password_hash, must_change, created_ms, deleted_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)",
         )
         .bind(&row.id)
         .bind(&row.name)
         .bind(name_key)
+        .bind(skeleton)
         .bind(&row.password_hash)
         .bind(i64::from(row.must_change))
         .bind(row.created_ms)
@@ -60,10 +62,37 @@ impl Store {
         .await;
         match inserted {
             Ok(_) => Ok(true),
-            // Two sign-ups of one name at once: the unique key refuses the second.
+            // Two sign-ups of one name (or two that look alike) at once: the unique keys refuse
+            // the second.
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Fills the name skeletons of the accounts made before they were kept (at opening):
+    /// `skeleton` of each name; two older names that look alike keep none. How many were
+    /// filled.
+    ///
+    /// # Errors
+    /// A database error.
+    pub(crate) async fn fill_name_skeletons(&self, skeleton: impl Fn(&str) -> String) -> Result<usize, StoreError> {
+        let rows =
+            sqlx::query("SELECT id, name FROM accounts WHERE name_skeleton IS NULL").fetch_all(&self.pool).await?;
+        let mut filled = 0;
+        for row in &rows {
+            let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+            let done = sqlx::query("UPDATE accounts SET name_skeleton = $1 WHERE id = $2")
+                .bind(skeleton(&name))
+                .bind(&id)
+                .execute(&self.pool)
+                .await;
+            match done {
+                Ok(_) => filled += 1,
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(filled)
     }
 
     /// The account of a name key, deleted or not.
@@ -97,7 +126,7 @@ impl Store {
         Ok(row.map(|r| account(&r)).transpose()?)
     }
 
-    /// Starts a session; expired sessions of the account go.
+    /// Starts a session; expired sessions of the account go, and its oldest past `most`.
     ///
     /// # Errors
     /// A database error.
@@ -107,6 +136,7 @@ impl Store {
         account_id: &str,
         now_ms: i64,
         expires_ms: i64,
+        most: usize,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND expires_ms <= $2")
@@ -121,6 +151,16 @@ impl Store {
             .bind(expires_ms)
             .execute(&mut *tx)
             .await?;
+        // The oldest sessions past `most` end: every login adds one, and logins must not grow
+        // the table without bound.
+        sqlx::query(
+            "DELETE FROM sessions WHERE account_id = $1 AND token_hash NOT IN \
+             (SELECT token_hash FROM sessions WHERE account_id = $1 ORDER BY created_ms DESC, token_hash LIMIT $2)",
+        )
+        .bind(account_id)
+        .bind(most as i64)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -151,6 +191,32 @@ impl Store {
         Ok(())
     }
 
+    /// The sessions an account has (expired ones included until its next login).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn sessions_of(&self, account_id: &str) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE account_id = $1")
+            .bind(account_id)
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    /// Spends an account's one-time password (the operator's reset) on the login that uses
+    /// it: `false` when it was spent already (by a login before, or one at the same time). The
+    /// account stays bound to change it (`must_change` 2: spent).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn spend_one_time_password(&self, account_id: &str) -> Result<bool, StoreError> {
+        Ok(sqlx::query("UPDATE accounts SET must_change = 2 WHERE id = $1 AND must_change = 1")
+            .bind(account_id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected()
+            == 1)
+    }
+
     /// Marks an account deleted: its password goes, its sessions end, its row and name stay.
     ///
     /// # Errors
@@ -167,20 +233,74 @@ impl Store {
         Ok(())
     }
 
-    /// Counts an attempt under `key` (a failed login, a sign-up), dropping attempts older
-    /// than `forget_before_ms` under every key.
+    /// Counts the attempts under each of `keys` since `since_ms` and, unless one has reached
+    /// its most, records attempt `id` under every key (dropping attempts older than
+    /// `forget_before_ms` under every key): the counts with this one, or the first key
+    /// refused (its index, and the time of its oldest attempt). Count and record are one
+    /// transaction under the keys' locks (on SQLite the database's write lock, taken by its
+    /// first statement; on PostgreSQL an advisory lock per key, in order), so that of
+    /// attempts made at once, on every node alike, no more pass than the most.
     ///
     /// # Errors
     /// A database error.
-    pub async fn count_attempt(&self, key: &str, now_ms: i64, forget_before_ms: i64) -> Result<(), StoreError> {
+    pub async fn record_attempt(
+        &self,
+        id: &str,
+        keys: &[(&str, Option<i64>)],
+        now_ms: i64,
+        since_ms: i64,
+        forget_before_ms: i64,
+    ) -> Result<Result<Vec<i64>, (usize, Option<i64>)>, StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM auth_attempts WHERE at_ms < $1").bind(forget_before_ms).execute(&mut *tx).await?;
-        sqlx::query("INSERT INTO auth_attempts (attempt_key, at_ms) VALUES ($1, $2)")
-            .bind(key)
-            .bind(now_ms)
-            .execute(&mut *tx)
+        if self.backend == super::Backend::Postgres {
+            let mut sorted: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+            sorted.sort_unstable();
+            sorted.dedup();
+            for key in sorted {
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))").bind(key).execute(&mut *tx).await?;
+            }
+        }
+        let mut counts = Vec::with_capacity(keys.len());
+        for (i, (key, most)) in keys.iter().enumerate() {
+            let row = sqlx::query(
+                "SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM auth_attempts WHERE attempt_key = $1 AND at_ms >= $2",
+            )
+            .bind(*key)
+            .bind(since_ms)
+            .fetch_one(&mut *tx)
             .await?;
+            let n: i64 = row.try_get("n")?;
+            if most.is_some_and(|most| n >= most) {
+                return Ok(Err((i, row.try_get("oldest")?)));
+            }
+            counts.push(n + 1);
+        }
+        for (key, _) in keys {
+            sqlx::query("INSERT INTO auth_attempts (attempt_key, at_ms, attempt_id) VALUES ($1, $2, $3)")
+                .bind(*key)
+                .bind(now_ms)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
+        Ok(Ok(counts))
+    }
+
+    /// Forgets attempt `id` under `keys` (a login that succeeded is no failure; one refused
+    /// after its record was never tried).
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn forget_attempt(&self, id: &str, keys: &[&str]) -> Result<(), StoreError> {
+        for key in keys {
+            sqlx::query("DELETE FROM auth_attempts WHERE attempt_id = $1 AND attempt_key = $2")
+                .bind(id)
+                .bind(*key)
+                .execute(&self.pool)
+                .await?;
+        }
         Ok(())
     }
 

@@ -96,13 +96,34 @@ fn challenge(row: &sqlx::any::AnyRow) -> Result<ChallengeRow, StoreError> {
     })
 }
 
+/// How a note on the lobby's channel about blocks begins (`blocks:A:B`; a challenge's note
+/// is its id, which has no colon).
+pub const BLOCKS_NOTE: &str = "blocks:";
+
+/// What [`Store::accept_challenge`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acceptance {
+    /// The game is made.
+    Made,
+    /// The challenge was no longer open (taken, withdrawn, expired).
+    Closed,
+    /// The acceptor has the most games in play already.
+    AcceptorFull,
+    /// The challenger has the most games in play already.
+    OwnerFull,
+}
+
 impl Store {
-    /// Stores a new open challenge.
+    /// Stores a new open challenge, unless its owner would then have more than `most` open:
+    /// `false` (and nothing stored). Counted in the transaction that writes it, under the
+    /// owner's lock, so that challenges posted at once cannot all pass the count.
     ///
     /// # Errors
     /// A database error.
-    pub async fn insert_challenge(&self, new: &NewChallenge<'_>) -> Result<(), StoreError> {
+    pub async fn insert_challenge(&self, new: &NewChallenge<'_>, most: usize) -> Result<bool, StoreError> {
         let terms = serde_json::to_string(new.terms).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let mut tx = self.pool.begin().await?;
+        super::lock_accounts(&mut tx, self.backend, &[new.owner_id]).await?;
         sqlx::query(
             "INSERT INTO challenges (id, owner_id, to_id, size, terms, live, state, created_ms, expires_ms, seen_ms, \
              acceptor_id, game_id, changed_ms) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $7, NULL, NULL, $7)",
@@ -115,9 +136,18 @@ impl Store {
         .bind(i64::from(new.live))
         .bind(new.now_ms)
         .bind(new.expires_ms)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        self.notify_lobby(new.id).await
+        let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM challenges WHERE owner_id = $1 AND state = 'open'")
+            .bind(new.owner_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        if open > most as i64 {
+            return Ok(false);
+        }
+        tx.commit().await?;
+        self.notify_lobby(new.id).await?;
+        Ok(true)
     }
 
     /// A challenge, or `None`.
@@ -171,8 +201,10 @@ impl Store {
         Ok(done)
     }
 
-    /// Accepts an open challenge for `acceptor_id` and stores its game, in one transaction:
-    /// `false` (and nothing stored) when it was no longer open.
+    /// Accepts an open challenge for `acceptor_id` and stores its game, in one transaction,
+    /// unless either player has `most_games` games between players in play already (counted
+    /// under both players' locks, so that challenges accepted at once cannot all pass):
+    /// what happened (nothing stored unless [`Acceptance::Made`]).
     ///
     /// # Errors
     /// A database error.
@@ -182,22 +214,33 @@ impl Store {
         acceptor_id: &str,
         game: &StoredGame,
         derived: &Derived,
-    ) -> Result<bool, StoreError> {
+        most_games: usize,
+    ) -> Result<Acceptance, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let taken = sqlx::query(
+        // The write first: on SQLite it takes the database's write lock.
+        let owner: Option<String> = sqlx::query_scalar(
             "UPDATE challenges SET state = 'accepted', acceptor_id = $2, game_id = $3, changed_ms = $4 \
-             WHERE id = $1 AND state = 'open' AND expires_ms > $4",
+             WHERE id = $1 AND state = 'open' AND expires_ms > $4 RETURNING owner_id",
         )
         .bind(id)
         .bind(acceptor_id)
         .bind(&game.id)
         .bind(game.created_ms)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
-        if !taken {
-            return Ok(false);
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(owner) = owner else { return Ok(Acceptance::Closed) };
+        super::lock_accounts(&mut tx, self.backend, &[&owner, acceptor_id]).await?;
+        for (account, full) in [(acceptor_id, Acceptance::AcceptorFull), (owner.as_str(), Acceptance::OwnerFull)] {
+            let in_play: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM games WHERE phase <> 'ended' AND black_account IS NOT NULL \
+                 AND white_account IS NOT NULL AND (black_account = $1 OR white_account = $1)",
+            )
+            .bind(account)
+            .fetch_one(&mut *tx)
+            .await?;
+            if in_play >= most_games as i64 {
+                return Ok(full);
+            }
         }
         insert_game(&mut tx, game, derived).await?;
         if self.backend == Backend::Postgres {
@@ -208,7 +251,7 @@ impl Store {
                 .await?;
         }
         tx.commit().await?;
-        Ok(true)
+        Ok(Acceptance::Made)
     }
 
     /// Expires the open challenges past their deadline and the live ones whose owner was
@@ -362,6 +405,14 @@ impl Store {
     }
 
     /// Tells the servers listening on PostgreSQL that challenge `id` changed.
+    /// Tells the other nodes that a block between `a` and `b` was made or lifted.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn notify_blocks(&self, a: &str, b: &str) -> Result<(), StoreError> {
+        self.notify_lobby(&format!("{BLOCKS_NOTE}{a}:{b}")).await
+    }
+
     async fn notify_lobby(&self, id: &str) -> Result<(), StoreError> {
         if self.backend == Backend::Postgres {
             sqlx::query("SELECT pg_notify($1, $2)")

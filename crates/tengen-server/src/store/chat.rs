@@ -57,22 +57,28 @@ fn seat_rank(row: &sqlx::any::AnyRow, side: &str) -> Result<Option<String>, sqlx
 }
 
 impl Store {
-    /// Adds a message to a game's chat; its number.
+    /// Adds a message to a game's chat unless its author's share is full (the players' messages
+    /// or the watchers', `most` each): its number, or `None`.
     ///
-    /// The number is taken in the statement that inserts the message: a transaction that read
-    /// first and wrote after would, on SQLite, fail at once ("database is locked") when another
-    /// message was written between its read and its write.
+    /// The number is taken, and the share counted, in the statement that inserts the message: a
+    /// transaction that read first and wrote after would, on SQLite, fail at once ("database is
+    /// locked") when another message was written between its read and its write; and two
+    /// messages written at once take the same number, so one of them is written again after
+    /// the other, counting it.
     ///
     /// # Errors
     /// A database error (after a few tries when other messages keep taking the number or the
     /// database stays busy).
-    pub async fn add_chat(&self, game_id: &str, message: &ChatRow) -> Result<i64, StoreError> {
+    pub async fn add_chat(&self, game_id: &str, message: &ChatRow, most: i64) -> Result<Option<i64>, StoreError> {
+        let share = if message.role == "watcher" { "watcher" } else { "player" };
         let mut tries = 0;
         loop {
             let mut tx = self.pool.begin().await?;
-            let inserted: Result<i64, sqlx::Error> = sqlx::query_scalar(
+            let inserted: Result<Option<i64>, sqlx::Error> = sqlx::query_scalar(
                 "INSERT INTO chat (game_id, seq, account_id, name, role, body, moves, at_ms) \
                  SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7 FROM chat WHERE game_id = $1 \
+                 HAVING COALESCE(SUM(CASE WHEN (CASE WHEN role = 'watcher' THEN 'watcher' ELSE 'player' END) = $8 \
+                 THEN 1 ELSE 0 END), 0) < $9 \
                  RETURNING seq",
             )
             .bind(game_id)
@@ -82,7 +88,9 @@ impl Store {
             .bind(&message.body)
             .bind(message.moves)
             .bind(message.at_ms)
-            .fetch_one(&mut *tx)
+            .bind(share)
+            .bind(most)
+            .fetch_optional(&mut *tx)
             .await;
             let seq = match inserted {
                 Err(sqlx::Error::Database(d)) if (d.is_unique_violation() || busy(d.as_ref())) && tries < 5 => {
@@ -92,7 +100,8 @@ impl Store {
                     continue;
                 }
                 Err(e) => return Err(e.into()),
-                Ok(seq) => seq,
+                Ok(None) => return Ok(None),
+                Ok(Some(seq)) => seq,
             };
             if self.backend == Backend::Postgres {
                 sqlx::query("SELECT pg_notify($1, $2)")
@@ -102,21 +111,40 @@ impl Store {
                     .await?;
             }
             tx.commit().await?;
-            return Ok(seq);
+            return Ok(Some(seq));
         }
     }
 
-    /// A game's chat, in order.
+    /// A game's chat in order: the messages after number `after` (the first `limit`), or
+    /// without `after` the latest `limit`.
     ///
     /// # Errors
     /// A database error.
-    pub async fn chat_of(&self, game_id: &str) -> Result<Vec<ChatRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT seq, account_id, name, role, body, moves, at_ms FROM chat WHERE game_id = $1 ORDER BY seq",
-        )
-        .bind(game_id)
-        .fetch_all(&self.pool)
-        .await?;
+    pub async fn chat_of(&self, game_id: &str, after: Option<i64>, limit: i64) -> Result<Vec<ChatRow>, StoreError> {
+        let rows =
+            match after {
+                Some(after) => sqlx::query(
+                    "SELECT seq, account_id, name, role, body, moves, at_ms FROM chat WHERE game_id = $1 AND seq > $2 \
+                     ORDER BY seq LIMIT $3",
+                )
+                .bind(game_id)
+                .bind(after)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?,
+                None => {
+                    let mut rows = sqlx::query(
+                        "SELECT seq, account_id, name, role, body, moves, at_ms FROM chat WHERE game_id = $1 \
+                     ORDER BY seq DESC LIMIT $2",
+                    )
+                    .bind(game_id)
+                    .bind(limit)
+                    .fetch_all(&self.pool)
+                    .await?;
+                    rows.reverse();
+                    rows
+                }
+            };
         Ok(rows.iter().map(chat_row).collect::<Result<_, _>>()?)
     }
 
@@ -133,17 +161,6 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.as_ref().map(chat_row).transpose()?)
-    }
-
-    /// Messages in a game's chat.
-    ///
-    /// # Errors
-    /// A database error.
-    pub async fn chat_count(&self, game_id: &str) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM chat WHERE game_id = $1")
-            .bind(game_id)
-            .fetch_one(&self.pool)
-            .await?)
     }
 
     /// The games in play between players (both seats held by accounts) and the rated ones,

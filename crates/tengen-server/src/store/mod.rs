@@ -21,9 +21,10 @@ mod ratings;
 mod reviews;
 
 pub use accounts::AccountRow;
-pub use challenges::{ChallengeRow, LOBBY_CHANNEL, NewChallenge};
+pub use challenges::{Acceptance, BLOCKS_NOTE, ChallengeRow, LOBBY_CHANNEL, NewChallenge};
 pub use chat::{CHAT_CHANNEL, ChatRow};
 pub use jobs::{Job, JobKind, TURNS_MS};
+pub use ratings::Policy as RatingPolicy;
 pub use ratings::{RatingChange, RatingRow};
 pub use reviews::{REVIEW_ATTEMPTS, REVIEW_CHANNEL, ReviewRow};
 
@@ -113,7 +114,7 @@ pub struct RatedEnd {
     pub komi: f64,
     /// Black's score: 1 won, 0 lost, 0.5 drawn.
     pub black_score: f64,
-    /// Moves played (a game of fewer than 10 is aborted, not rated).
+    /// Moves played (a game shorter than the rating policy's is not rated).
     pub moves: i64,
 }
 
@@ -208,6 +209,8 @@ fn summary_of(row: &sqlx::any::AnyRow) -> Result<Summary, StoreError> {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// When a rated game is rated ([`Store::with_rating_policy`]).
+    policy: ratings::Policy,
     /// The address (PostgreSQL's listener opens its own connection).
     url: String,
     /// This process's name in change notifications, so that it skips its own.
@@ -269,7 +272,9 @@ impl Store {
             sqlx::migrate!("migrations/postgres").run(&pool).await?;
         }
         let instance = format!("{:016x}", rand::random::<u64>());
-        Ok(Store { pool, backend, url, instance })
+        let store = Store { pool, backend, url, instance, policy: ratings::Policy::default() };
+        store.fill_name_skeletons(crate::domain::name_skeleton).await?;
+        Ok(store)
     }
 
     /// The database's address.
@@ -404,7 +409,7 @@ impl Store {
         bind_derived(update, derived).execute(&mut *tx).await?;
         // A rated game is rated in the transaction of the event that ends it: once.
         if ends && let Some(end) = &derived.rated_end {
-            ratings::rate(&mut tx, self.backend, id, end, event.at_ms).await?;
+            ratings::rate(&mut tx, self.backend, Some(&self.policy), id, end, event.at_ms).await?;
         }
         if self.backend == Backend::Postgres {
             // Delivered at commit, to every server listening on this database.
@@ -528,6 +533,34 @@ fn bind_derived<'q>(
 }
 
 /// Inserts a new game (and an imported record) in a transaction.
+/// Takes the accounts' locks until the transaction ends, so that what is counted of them and
+/// written in it cannot race another transaction doing the same (the limits on open
+/// challenges and games in play, the ratings). On PostgreSQL: their rows, a row that always
+/// exists, `FOR NO KEY UPDATE` (foreign keys to them do not wait), in the order of their ids
+/// so that two transactions over the same accounts cannot wait on each other. A statement
+/// after this sees every change committed before it (READ COMMITTED reads anew each
+/// statement). On SQLite the caller writes first: the transaction then holds the database's
+/// write lock, and reads after its first write see every commit.
+pub(crate) async fn lock_accounts(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    backend: Backend,
+    ids: &[&str],
+) -> Result<(), StoreError> {
+    if backend != Backend::Postgres {
+        return Ok(());
+    }
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE")
+            .bind(id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 pub(crate) async fn insert_game(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     game: &StoredGame,

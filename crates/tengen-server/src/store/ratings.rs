@@ -21,34 +21,48 @@ pub struct RatingRow {
     pub losses: i64,
 }
 
-/// The fewest moves of a game that is rated: a shorter one is aborted.
-pub const RATED_MOVES: i64 = 10;
+/// When a rated game is rated (the server's `--rated-min-moves` and `--rated-per-pair`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// The fewest moves on 9×9, 13×13 and 19×19.
+    pub min_moves: [u32; 3],
+    /// The most rated games between two accounts in 24 hours (the computer's levels exempt).
+    pub per_pair: u32,
+}
 
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy { min_moves: [20, 30, 50], per_pair: 3 }
+    }
+}
+
+impl Policy {
+    fn min_moves(&self, size: usize) -> i64 {
+        i64::from(match size {
+            9 => self.min_moves[0],
+            13 => self.min_moves[1],
+            _ => self.min_moves[2],
+        })
+    }
+}
+
+/// A day, for [`Policy::per_pair`].
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// A player's rating on `size` as the transaction sees it, or the start of a new player's.
+/// The caller holds the player's lock ([`super::lock_accounts`]).
 async fn current(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    backend: Backend,
     account: &str,
     size: i64,
 ) -> Result<(Glicko, i64, i64, i64), StoreError> {
-    let row = if backend == Backend::Postgres {
-        sqlx::query(
-            "SELECT rating, deviation, volatility, games, wins, losses FROM ratings \
-             WHERE account_id = $1 AND size = $2 FOR UPDATE",
-        )
-        .bind(account)
-        .bind(size)
-        .fetch_optional(&mut **tx)
-        .await?
-    } else {
-        // SQLite: the transaction holds the database's write lock since its first write.
-        sqlx::query(
-            "SELECT rating, deviation, volatility, games, wins, losses FROM ratings WHERE account_id = $1 AND size = $2",
-        )
-        .bind(account)
-        .bind(size)
-        .fetch_optional(&mut **tx)
-        .await?
-    };
+    let row = sqlx::query(
+        "SELECT rating, deviation, volatility, games, wins, losses FROM ratings WHERE account_id = $1 AND size = $2",
+    )
+    .bind(account)
+    .bind(size)
+    .fetch_optional(&mut **tx)
+    .await?;
     Ok(match row {
         Some(r) => (
             Glicko {
@@ -64,24 +78,59 @@ async fn current(
     })
 }
 
-/// Rates a finished game for both players (nothing for an aborted game, a draw of a size
-/// without a scale, or a handicap worth more than nine ranks).
+/// Rates a finished game for both players (nothing for a game shorter than the `policy`'s
+/// moves or past its games between the two a day, a draw of a size without a scale, or a
+/// handicap worth more than nine ranks). Without a policy (a replay of the games rated
+/// before), every game is rated.
 pub(super) async fn rate(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     backend: Backend,
+    policy: Option<&Policy>,
     game_id: &str,
     end: &RatedEnd,
     at_ms: i64,
 ) -> Result<(), StoreError> {
-    if end.moves < RATED_MOVES || end.accounts[0] == end.accounts[1] {
+    if end.accounts[0] == end.accounts[1] || policy.is_some_and(|p| end.moves < p.min_moves(end.size)) {
         return Ok(());
     }
     let size = end.size as i64;
+    // The players' locks, which always exist (a new player's rating row does not).
+    let players: Vec<&str> = end.accounts.iter().flatten().map(String::as_str).collect();
+    super::lock_accounts(tx, backend, &players).await?;
+    // After the players' latest changes: the order of `at_ms` is the order the games were
+    // rated in, which `tengen ratings --recompute` replays (two games ending at once took
+    // their times before one waited for the other's lock).
+    // Counted under the players' locks: two games of the pair ending at once are counted one
+    // after the other.
+    if let (Some(policy), [Some(black), Some(white)]) = (policy, &end.accounts) {
+        let between: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM rating_changes a JOIN rating_changes b ON b.game_id = a.game_id \
+             WHERE a.account_id = $1 AND b.account_id = $2 AND a.at_ms > $3",
+        )
+        .bind(black)
+        .bind(white)
+        .bind(at_ms - DAY_MS)
+        .fetch_one(&mut **tx)
+        .await?;
+        if between >= i64::from(policy.per_pair) {
+            return Ok(());
+        }
+    }
+    let mut at_ms = at_ms;
+    for account in end.accounts.iter().flatten() {
+        let latest: Option<i64> = sqlx::query_scalar("SELECT MAX(at_ms) FROM rating_changes WHERE account_id = $1")
+            .bind(account)
+            .fetch_one(&mut **tx)
+            .await?;
+        if let Some(latest) = latest {
+            at_ms = at_ms.max(latest + 1);
+        }
+    }
     // A player's current rating, or the computer's fixed one (never changed).
     let mut seats = Vec::new();
     for account in &end.accounts {
         seats.push(match account {
-            Some(a) => current(tx, backend, a, size).await?,
+            Some(a) => current(tx, a, size).await?,
             None => match end.computer {
                 Some(fixed) => (fixed, 0, 0, 0),
                 None => return Ok(()),
@@ -116,14 +165,14 @@ pub(super) async fn rate(
         .bind(at_ms)
         .execute(&mut **tx)
         .await?;
-        sqlx::query("DELETE FROM ratings WHERE account_id = $1 AND size = $2")
-            .bind(account)
-            .bind(size)
-            .execute(&mut **tx)
-            .await?;
+        // In place: a row deleted and inserted again was, for a transaction waiting on it,
+        // no row at all (it rated the player from the start).
         sqlx::query(
             "INSERT INTO ratings (account_id, size, rating, deviation, volatility, games, wins, losses, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+             ON CONFLICT (account_id, size) DO UPDATE SET rating = excluded.rating, \
+             deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games, \
+             wins = excluded.wins, losses = excluded.losses, updated_ms = excluded.updated_ms",
         )
         .bind(account)
         .bind(size)
@@ -141,6 +190,13 @@ pub(super) async fn rate(
 }
 
 impl Store {
+    /// The store, rating games by `policy` from now on.
+    #[must_use]
+    pub fn with_rating_policy(mut self, policy: Policy) -> Store {
+        self.policy = policy;
+        self
+    }
+
     /// An account's ratings, by board size.
     ///
     /// # Errors
@@ -300,7 +356,7 @@ impl Store {
         sqlx::query("DELETE FROM rating_changes").execute(&mut *tx).await?;
         sqlx::query("DELETE FROM ratings").execute(&mut *tx).await?;
         for (id, end, at_ms) in &games {
-            rate(&mut tx, self.backend, id, end, *at_ms).await?;
+            rate(&mut tx, self.backend, None, id, end, *at_ms).await?;
         }
         let new: Vec<(String, i64, f64)> = sqlx::query("SELECT account_id, size, rating FROM ratings")
             .fetch_all(&mut *tx)

@@ -64,13 +64,16 @@ pub async fn wait_for(app: &AppState, id: &str, done: impl Fn(&Value) -> bool) -
 }
 
 /// Limits for tests that drive many requests from one address: the rate limits and quotas
-/// far away (the tests of the limits set their own).
+/// far away (the tests of the limits set their own), and rated games of 10 moves rated as
+/// often as played (the tests of those set theirs).
 pub fn roomy() -> tengen_server::guard::Limits {
     tengen_server::guard::Limits {
         requests_per_second: 100_000,
         request_burst: 100_000,
         games_per_hour: 1_000_000,
         computer_moves: 1_000,
+        rated_min_moves: [10; 3],
+        rated_per_pair: 1_000,
         ..tengen_server::guard::Limits::default()
     }
 }
@@ -171,9 +174,14 @@ pub async fn ask(app: &AppState, method: &str, uri: &str, send: Send<'_>, body: 
     let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
     let response = tengen_server::app(app.clone()).oneshot(req.body(body).unwrap()).await.unwrap();
     let status = response.status();
-    let header = |name: &str| response.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
-    let (cookie, retry_after) = (header("set-cookie"), header("retry-after").map(|s| s.parse().unwrap()));
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let (cookie, retry_after) = {
+        let header = |name: &str| response.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
+        (header("set-cookie"), header("retry-after").map(|s| s.parse().unwrap()))
+    };
+    // The body alone across the await: the answer (not `Sync`) must not be held, so that
+    // requests can run on tasks of their own.
+    let body = response.into_body();
+    let bytes = body.collect().await.unwrap().to_bytes();
     let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     Answer { status, cookie, retry_after, body }
 }
