@@ -746,3 +746,36 @@ async fn names_that_look_alike_or_hide_characters_are_refused() {
         assert_eq!(sign_up(fine).await.0, 201, "{fine:?}");
     }
 }
+
+/// Finding 6, analyses: two addresses held every analysis place. A client that runs one never
+/// takes the last place, so a newcomer finds it.
+#[tokio::test]
+async fn a_newcomer_always_finds_an_analysis_place() {
+    let limits = tengen_server::guard::Limits { analyses: 4, analyses_per_client: 2, ..roomy() };
+    let app = server("sqlite::memory:", limits).await;
+    let start = |from: &'static str| {
+        let app = app.clone();
+        async move {
+            let send = Send { from: Some(from), ..Send::default() };
+            let body = json!({"size": 9, "moves": [], "seconds": 60});
+            ask(&app, "POST", "/api/analysis", send, Some(body)).await.status.as_u16()
+        }
+    };
+    assert_eq!([start("10.13.0.1").await, start("10.13.0.1").await], [201, 201]);
+    assert_eq!(start("10.13.1.1").await, 201);
+    assert_eq!(start("10.13.1.1").await, 429, "the last place is kept for a newcomer");
+    assert_eq!(start("10.13.2.1").await, 201, "the newcomer");
+    assert_eq!(start("10.13.3.1").await, 503, "all four taken");
+}
+
+/// Finding 6, reviews: one review of 190 moves at 400 visits held the review queue for about
+/// 75 minutes. A network visit counts as 200 playouts on 19×19 in a review's work.
+#[test]
+fn a_network_review_is_bounded_by_its_time() {
+    use tengen_server::service::reviews::review_work;
+    let most = tengen_server::guard::Limits::default().review_work;
+    assert!(review_work(true, 19, 190, 400) > most, "the hour-long review is refused");
+    assert!(review_work(true, 19, 190, 32) <= most, "the page's review (32 visits) is not");
+    assert!(review_work(false, 19, 190, 10_000) <= most, "playouts as before");
+    assert!(review_work(true, 9, 60, 400) <= most, "a 9×9 review at the most visits");
+}

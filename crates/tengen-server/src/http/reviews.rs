@@ -89,9 +89,12 @@ async fn review_request(
     if state.game.moves().is_empty() {
         return Err(ApiError::refused("the game has no moves to review").because("no_moves"));
     }
-    let work = state.game.moves().len() as u64 * u64::from(strength);
+    let network = engine != crate::service::reviews::PLAYOUTS;
+    let moves = state.game.moves().len();
+    let work = crate::service::reviews::review_work(network, state.config.size, moves, strength);
     if work > limits.review_work {
-        let most = limits.review_work / state.game.moves().len() as u64;
+        let unit = crate::service::reviews::review_work(network, state.config.size, moves, 1);
+        let most = limits.review_work / unit.max(1);
         return Err(ApiError::refused(format!(
             "a review of {} moves at {strength} a position is more work than a review may ask ({} in all): ask {most} or fewer",
             state.game.moves().len(),

@@ -314,6 +314,14 @@ impl Analyses {
                     10,
                 ));
             }
+            // A client that runs one already never takes the last place: a newcomer always finds
+            // one (two addresses once held them all).
+            if mine >= 1 && all + 1 >= limits.analyses {
+                return Err(ApiError::too_many(
+                    format!("this address runs {mine} analyses and the last place is kept for others: stop one"),
+                    5,
+                ));
+            }
             let running = Arc::new(Running {
                 client,
                 stop: AtomicBool::new(false),

@@ -48,7 +48,7 @@ impl AppState {
     ///
     /// # Errors
     /// 429 with `Retry-After` when the client's work waiting, running and on its way fills
-    /// its share.
+    /// its share; 503 when the whole queue holds [`COMPUTER_QUEUE_SHARES`] clients' shares.
     pub async fn computer_room(&self, client: Client) -> Result<ComputerRoom, ApiError> {
         let before = self.reserve(client);
         let room = ComputerRoom { app: self.clone(), client };
@@ -58,6 +58,15 @@ impl AppState {
             lock(&self.0.queue).held_by(client)
         };
         let (held, max) = (queued + before, self.limits().computer_moves);
+        // The whole queue: sixteen clients' shares at most, so that a move asked for waits
+        // behind a bounded amount of work (503 beyond).
+        let (waiting, _) = self.computer_queue().await?;
+        if waiting >= COMPUTER_QUEUE_SHARES * max {
+            return Err(ApiError::unavailable(
+                format!("the computer has {waiting} moves waiting: try again in a moment"),
+                self.0.settings.max_think.as_secs().max(1),
+            ));
+        }
         if held >= max {
             let wait = self.0.settings.max_think.as_secs().max(1);
             return Err(ApiError::too_many(
@@ -115,9 +124,10 @@ impl AppState {
             let Some(job) = lock(&self.0.queue).pop() else { return };
             let app = self.clone();
             tokio::spawn(async move {
+                let started = std::time::Instant::now();
                 let outcome = app.follow_up(&job.id, job.events).await;
                 lock(&app.0.busy).remove(&job.id);
-                lock(&app.0.queue).done(job.client);
+                lock(&app.0.queue).done(job.client, started.elapsed());
                 drop(permit);
                 match outcome {
                     Ok(Some(state)) => {
@@ -233,7 +243,10 @@ impl AppState {
             (Some(Color::Black), Action::Handicap { points })
         } else {
             let color = state.game.to_move();
-            let budget = think_time(&state, color, self.0.settings.max_think, now_ms());
+            // A rated game's level searches all its simulations whatever the load (its rating
+            // rests on them): only its own clock bounds it there.
+            let cap = if state.config.rated { RATED_THINK_CAP } else { self.0.settings.max_think };
+            let budget = think_time(&state, color, cap, now_ms());
             let game = state.game.clone();
             let network = self.0.settings.network.clone();
             let decision = tokio::task::spawn_blocking(move || {
@@ -265,6 +278,12 @@ impl AppState {
         .await
     }
 }
+
+/// The computer's queue holds at most this many clients' shares of moves.
+pub const COMPUTER_QUEUE_SHARES: usize = 16;
+
+/// The most a level thinks a move in a rated game (its simulations end it long before).
+const RATED_THINK_CAP: Duration = Duration::from_secs(600);
 
 /// How long the computer may think for `color` at `now_ms`: its clock's share (main time
 /// spread over the moves likely left, a byo-yomi period or a Canadian period's share, with a

@@ -33,6 +33,21 @@ const IDLE: Duration = Duration::from_millis(500);
 /// The engine name of the playout search in `reviews.engine`.
 pub const PLAYOUTS: &str = "playouts";
 
+/// A network visit of a 19×19 position counted as this many playouts in a review's work
+/// (`--review-work`): a 190-move review at 400 visits held a worker for about 75 minutes (some
+/// 60 ms a visit on one core), some hundreds of times a playout's cost. Smaller boards in
+/// proportion to their points. At the default work, a 19×19 review asks at most 10,000 visits.
+pub const VISIT_WORK_19: u64 = 200;
+
+/// The work of a review (playouts, or visits weighted by [`VISIT_WORK_19`]) of `moves` moves
+/// at `strength` a position on a board of `size`: what `--review-work` bounds, so that one
+/// review holds a worker for minutes, not an hour.
+#[must_use]
+pub fn review_work(network: bool, size: usize, moves: usize, strength: u32) -> u64 {
+    let per = if network { (VISIT_WORK_19 * (size * size) as u64).div_ceil(361).max(1) } else { 1 };
+    moves as u64 * u64::from(strength) * per
+}
+
 /// The engine name of a network's search in `reviews.engine`.
 #[must_use]
 pub fn network_engine(model: &CachedModel) -> String {
