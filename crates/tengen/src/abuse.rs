@@ -2,12 +2,17 @@
 //! played alongside.
 //!
 //! Each phase sends one kind of abuse from `127.0.0.2` (so that the server sees it as a client
-//! of its own) and counts its attempts, the answers that accepted what must be refused, and
-//! the server errors (5xx); after each phase the server must still answer (else a crash is
-//! counted) and its memory is read from `/proc` (with `--pid`). Meanwhile a game against the
-//! computer is played from `127.0.0.1`: every answer's latency is kept, and how long the
-//! computer took for each reply. Prints one line:
-//! `abuse attempts=… wrongly_accepted=0 server_errors=0 crashes=0 rss_idle_mb=… rss_max_growth_mb=… game_requests=… game_p99_ms=… computer_max_ms=…`.
+//! of its own), or, for the floods of many clients, from many addresses `127.1.N.1` (each in a
+//! network of its own, none in the measured player's `127.0.0.0/24`), and counts its attempts,
+//! the answers that accepted what must be refused, and the server errors (5xx); after each
+//! phase the server must still answer (else a crash is counted) and its memory is read from
+//! `/proc` (with `--pid`). Meanwhile a game against the computer is played from `127.0.0.1`:
+//! every answer's latency is kept (the 99th percentile said per phase on standard error), and
+//! how long the computer took for each reply. Prints one line:
+//! `abuse attempts=… wrongly_accepted=0 server_errors=0 crashes=0 rss_idle_mb=… rss_max_growth_mb=… game_requests=… game_p99_ms=… phase_p99_max_ms=… computer_max_ms=…`.
+//!
+//! The server is best started with the limits the floods expect: `tengen serve
+//! --ping-every 2` (the socket flood waits three pings) and the defaults otherwise.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -37,6 +42,13 @@ pub struct AbuseArgs {
     /// slow-header phase waits this long and a second more.
     #[arg(long, default_value_t = 10.0)]
     header_timeout: f64,
+    /// The server's ping interval (`tengen serve --ping-every`), in seconds: the socket flood
+    /// waits three of them for its sockets, never read, to be closed.
+    #[arg(long, default_value_t = 20.0)]
+    ping_every: f64,
+    /// Phases to run (by name, comma-separated; all by default).
+    #[arg(long, value_delimiter = ',')]
+    phases: Vec<String>,
 }
 
 pub(crate) type Http = Client<HttpConnector, Full<Bytes>>;
@@ -128,21 +140,29 @@ pub fn run(args: &AbuseArgs) -> Result<()> {
     if !(args.header_timeout.is_finite() && args.header_timeout > 0.0 && args.header_timeout <= 60.0) {
         bail!("--header-timeout must be more than 0 and at most 60 seconds");
     }
+    if !(args.ping_every.is_finite() && args.ping_every > 0.0 && args.ping_every <= 60.0) {
+        bail!("--ping-every must be more than 0 and at most 60 seconds");
+    }
+    if let Some(unknown) = args.phases.iter().find(|p| !PHASES.contains(&p.as_str())) {
+        bail!("no abuse phase {unknown:?}: the phases are {}", PHASES.join(", "));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(drive(args))
 }
 
-/// The real game: 9×9 against the computer at level 1, from 127.0.0.1, until `stop`.
-async fn real_game(base: String, stop: Arc<AtomicBool>) -> Result<(Vec<u64>, u64)> {
+/// The real game: 9×9 against the computer at level 1, from 127.0.0.1, until `stop`. Each
+/// answer's latency (µs) with when it was asked.
+async fn real_game(base: String, stop: Arc<AtomicBool>) -> Result<(Vec<(Instant, u64)>, u64)> {
     let http = client(Ipv4Addr::LOCALHOST);
     let mut latencies = Vec::new();
     let mut computer_max_ms = 0;
-    let timed = async |latencies: &mut Vec<u64>, method: &str, url: &str, token: Option<&str>, body: Bytes| {
-        let started = Instant::now();
-        let answer = send(&http, method, url, token, body).await;
-        latencies.push(started.elapsed().as_micros() as u64);
-        answer
-    };
+    let timed =
+        async |latencies: &mut Vec<(Instant, u64)>, method: &str, url: &str, token: Option<&str>, body: Bytes| {
+            let started = Instant::now();
+            let answer = send(&http, method, url, token, body).await;
+            latencies.push((started, started.elapsed().as_micros() as u64));
+            answer
+        };
     while !stop.load(Ordering::Relaxed) {
         let new = json!({"size": 9, "opponent": {"computer": {"level": 1}}, "color": "black"});
         let (status, created) =
@@ -212,23 +232,10 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     let game = tokio::spawn(real_game(base.clone(), Arc::clone(&stop)));
     let mut max_growth = 0f64;
-    let phases: [&str; 13] = [
-        "deep SGF",
-        "unknown ids",
-        "big bodies",
-        "bad games",
-        "slow headers",
-        "one address",
-        "methods",
-        "big records",
-        "reviews",
-        "WebSockets",
-        "imports",
-        "computer",
-        "flood",
-    ];
-    for phase in phases {
+    let mut windows = Vec::new();
+    for phase in PHASES.iter().copied().filter(|p| args.phases.is_empty() || args.phases.iter().any(|a| a == p)) {
         let c = &counts;
+        let started = Instant::now();
         match phase {
             "deep SGF" => {
                 for sgf in [
@@ -472,8 +479,165 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                 }
                 c.limited(phase, limited);
             }
+            "lobby sockets" => {
+                // 33 addresses × 32 lobby sockets never read: past the sockets' places and
+                // shares, refused; the rest closed once they answer no ping.
+                let mut open = Vec::new();
+                let mut refused = 0;
+                for n in 0..33u8 {
+                    for _ in 0..32 {
+                        match lobby_socket(addr, Ipv4Addr::new(127, 1, n, 1)).await {
+                            Some(stream) => open.push(stream),
+                            None => refused += 1,
+                        }
+                    }
+                }
+                c.limited(phase, refused);
+                tokio::time::sleep(Duration::from_secs_f64(args.ping_every * 3.0 + 1.0)).await;
+                for mut stream in open {
+                    let closed = closed_within(&mut stream, Duration::from_millis(20)).await;
+                    c.refused(phase, if closed { 408 } else { 200 }, |s| s == 408);
+                }
+            }
+            "idle connections" => {
+                // 17 addresses × 64 idle connections, more than every place: the player's
+                // requests are answered all along (an idle one is closed to make room).
+                let mut open = Vec::new();
+                for n in 0..17u8 {
+                    for _ in 0..64 {
+                        let socket = tokio::net::TcpSocket::new_v4()?;
+                        socket.bind(SocketAddr::new(IpAddr::V4(Ipv4Addr::new(127, 1, 100 + n, 1)), 0))?;
+                        if let Ok(stream) = socket.connect(addr).await {
+                            open.push(stream);
+                        }
+                    }
+                }
+                for _ in 0..20 {
+                    let status =
+                        send(&client(Ipv4Addr::LOCALHOST), "GET", &format!("{base}/healthz"), None, Bytes::new())
+                            .await
+                            .map_or(503, |(s, _)| s);
+                    c.refused(phase, if status == 200 { 400 } else { 200 }, |s| s == 400);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                drop(open);
+            }
+            "logins" => {
+                // 20 addresses log in to one account with its right password as fast as they
+                // go: each past its logins is refused, and the hashes run on a bounded pool.
+                let name = format!("abuse{:08x}", rand::random::<u32>());
+                let who = json!({"name": name, "password": "the right password"});
+                let from = client(Ipv4Addr::new(127, 1, 200, 1));
+                let (status, _) = send(&from, "POST", &format!("{base}/api/accounts"), None, json_body(&who)).await?;
+                c.answered(phase, status);
+                let mut tasks = Vec::new();
+                for n in 0..20u8 {
+                    let (http, url, body) = (
+                        client(Ipv4Addr::new(127, 1, 201 + n % 50, 1)),
+                        format!("{base}/api/session"),
+                        json_body(&who),
+                    );
+                    tasks.push(tokio::spawn(async move {
+                        let mut statuses = Vec::new();
+                        for _ in 0..80 {
+                            if let Ok((s, _)) = send(&http, "POST", &url, None, body.clone()).await {
+                                statuses.push(s);
+                            }
+                        }
+                        statuses
+                    }));
+                }
+                let mut limited = 0;
+                for t in tasks {
+                    for s in t.await? {
+                        c.answered(phase, s);
+                        limited += u64::from(s == 429 || s == 503);
+                    }
+                }
+                c.limited(phase, limited);
+            }
+            "chat" => {
+                // 60 watchers' accounts (each from a network of its own) write in one game's
+                // chat as fast as they may: the watchers' share fills, the players still speak.
+                let (status, made) = send(
+                    &client(Ipv4Addr::new(127, 1, 99, 1)),
+                    "POST",
+                    &format!("{base}/api/games"),
+                    None,
+                    json_body(&json!({"size": 9, "opponent": "friend"})),
+                )
+                .await?;
+                c.answered(phase, status);
+                let (Some(id), Some(token)) = (made["id"].as_str(), made["token"].as_str()) else {
+                    bail!("the chat's game could not be made: {made}");
+                };
+                let mut tasks = Vec::new();
+                for n in 0..60u8 {
+                    let (base, id) = (base.clone(), id.to_owned());
+                    tasks.push(tokio::spawn(async move {
+                        let http = client(Ipv4Addr::new(127, 2, n, 1));
+                        let who = json!({"name": format!("w{n}-{:06x}", rand::random::<u32>() & 0xff_ffff), "password": "a watcher's password"});
+                        let mut statuses = Vec::new();
+                        let Ok(session) = sign_up(&http, &base, &who).await else { return statuses };
+                        for i in 0..60 {
+                            let body = json_body(&json!({"text": format!("flood {i}")}));
+                            let url = format!("{base}/api/games/{id}/chat");
+                            if let Ok(s) = send_cookie(&http, "POST", &url, &session, body).await {
+                                statuses.push(s);
+                            }
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
+                        statuses
+                    }));
+                }
+                let mut full = 0;
+                for t in tasks {
+                    for s in t.await? {
+                        c.answered(phase, s);
+                        full += u64::from(s == 429);
+                    }
+                }
+                c.limited(phase, full);
+                // The player's own message still lands.
+                let http = client(Ipv4Addr::new(127, 1, 99, 1));
+                let body = json_body(&json!({"text": "still here"}));
+                let (status, _) =
+                    send(&http, "POST", &format!("{base}/api/games/{id}/chat"), Some(token), body).await?;
+                c.refused(phase, if status == 201 { 400 } else { 200 }, |s| s == 400);
+            }
+            "rated ends" => {
+                // Eight rated 9×9 games of one player, each against a new opponent, ended at
+                // once: every end answered, the player's eight games all rated, each change
+                // starting where the one before ended.
+                let stamp = rand::random::<u32>() & 0xff_ffff;
+                let me = client(Ipv4Addr::new(127, 3, 0, 1));
+                let mine = json!({"name": format!("rated-{stamp:06x}"), "password": "the player's password"});
+                let session = sign_up(&me, &base, &mine).await?;
+                let mut games = Vec::new();
+                for n in 0..8u8 {
+                    let them = client(Ipv4Addr::new(127, 3, 1 + n, 1));
+                    let theirs = json!({"name": format!("opp{n}-{stamp:06x}"), "password": "an opponent's password"});
+                    let other = sign_up(&them, &base, &theirs).await?;
+                    let id = rated_game(&me, &session, &base, &other).await?;
+                    games.push((them, other, id));
+                }
+                let ends = games.into_iter().map(|(them, other, id)| {
+                    let url = format!("{base}/api/games/{id}/resign");
+                    tokio::spawn(async move { send_cookie(&them, "POST", &url, &other, Bytes::new()).await })
+                });
+                for end in futures_util::future::join_all(ends).await {
+                    let status = end?.unwrap_or(0);
+                    c.refused(phase, if status == 200 { 400 } else { 200 }, |s| s == 400);
+                }
+                let url = format!("{base}/api/players/rated-{stamp:06x}/ratings");
+                let (_, history) = send(&me, "GET", &url, None, Bytes::new()).await?;
+                let changes = history.as_array().cloned().unwrap_or_default();
+                let chained = changes.windows(2).all(|w| w[0]["after"] == w[1]["before"]);
+                c.refused(phase, if changes.len() == 8 && chained { 400 } else { 200 }, |s| s == 400);
+            }
             other => unreachable!("no abuse phase {other}"),
         }
+        windows.push((phase, started, Instant::now()));
         // Still there? (Its memory read after the work of the phase has settled.)
         tokio::time::sleep(Duration::from_secs(2)).await;
         if send(&client(Ipv4Addr::LOCALHOST), "GET", &format!("{base}/healthz"), None, Bytes::new()).await.is_err() {
@@ -487,12 +651,24 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
         }
     }
     stop.store(true, Ordering::Relaxed);
-    let (mut latencies, computer_max_ms) = game.await??;
-    latencies.sort_unstable();
-    let p99 = latencies.get(latencies.len() * 99 / 100).copied().unwrap_or(0) as f64 / 1000.0;
+    let (timed, computer_max_ms) = game.await??;
+    let p99_of = |mut l: Vec<u64>| {
+        l.sort_unstable();
+        l.get(l.len() * 99 / 100).copied().unwrap_or(0) as f64 / 1000.0
+    };
+    let mut phase_max = 0f64;
+    for (phase, from, to) in &windows {
+        let inside: Vec<u64> = timed.iter().filter(|(at, _)| at >= from && at < to).map(|&(_, us)| us).collect();
+        let n = inside.len();
+        let p99 = p99_of(inside);
+        phase_max = phase_max.max(p99);
+        eprintln!("abuse: {phase}: the player's p99 {p99:.1} ms over {n} requests");
+    }
+    let latencies: Vec<u64> = timed.iter().map(|&(_, us)| us).collect();
+    let p99 = p99_of(latencies.clone());
     let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
     println!(
-        "abuse attempts={} wrongly_accepted={} server_errors={} crashes={} rss_idle_mb={:.1} rss_max_growth_mb={:.1} game_requests={} game_p99_ms={p99:.1} computer_max_ms={computer_max_ms}",
+        "abuse attempts={} wrongly_accepted={} server_errors={} crashes={} rss_idle_mb={:.1} rss_max_growth_mb={:.1} game_requests={} game_p99_ms={p99:.1} phase_p99_max_ms={phase_max:.1} computer_max_ms={computer_max_ms}",
         load(&counts.attempts),
         load(&counts.wrongly_accepted),
         load(&counts.server_errors),
@@ -502,6 +678,121 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
         latencies.len(),
     );
     Ok(())
+}
+
+/// The phases, in order.
+const PHASES: [&str; 18] = [
+    "deep SGF",
+    "unknown ids",
+    "big bodies",
+    "bad games",
+    "slow headers",
+    "one address",
+    "methods",
+    "big records",
+    "reviews",
+    "WebSockets",
+    "imports",
+    "computer",
+    "flood",
+    "lobby sockets",
+    "idle connections",
+    "logins",
+    "chat",
+    "rated ends",
+];
+
+/// A lobby WebSocket opened by hand from `from`, never read after its upgrade: the stream,
+/// or `None` when the server refused it.
+async fn lobby_socket(addr: SocketAddr, from: Ipv4Addr) -> Option<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4().ok()?;
+    socket.bind(SocketAddr::new(IpAddr::V4(from), 0)).ok()?;
+    let mut stream = socket.connect(addr).await.ok()?;
+    let request = format!(
+        "GET /api/lobby/live HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut head = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(2), stream.read_exact(&mut head)).await.ok()?.ok()?;
+    (&head[9..12] == b"101").then_some(stream)
+}
+
+/// Whether the server closed `stream` (reading what it sent meanwhile, for at most `wait`).
+async fn closed_within(stream: &mut tokio::net::TcpStream, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match tokio::time::timeout_at(deadline.into(), stream.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Signs up `who` (`{"name", "password"}`) from `http`: the session token of its cookie.
+async fn sign_up(http: &Http, base: &str, who: &Value) -> Result<String> {
+    let req = hyper::Request::post(format!("{base}/api/accounts")).body(Full::new(json_body(who)))?;
+    let response = http.request(req).await?;
+    let status = response.status().as_u16();
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| c.strip_prefix("tengen_session="))
+        .and_then(|c| c.split(';').next())
+        .map(str::to_owned);
+    cookie.with_context(|| format!("signing up {}: {status}", who["name"]))
+}
+
+/// A request under a session's cookie, as the server's own page sends it: its status.
+async fn send_cookie(http: &Http, method: &str, url: &str, session: &str, body: Bytes) -> Result<u16> {
+    let origin = url.split("/api/").next().unwrap_or_default().to_owned();
+    let req = hyper::Request::builder()
+        .method(method)
+        .uri(url)
+        .header("cookie", format!("tengen_session={session}"))
+        .header("origin", origin)
+        .body(Full::new(body))?;
+    let response = http.request(req).await?;
+    Ok(response.status().as_u16())
+}
+
+/// A rated 9×9 game of `session` (Black) against `other`, played to its 24th move: its id.
+async fn rated_game(me: &Http, session: &str, base: &str, other: &str) -> Result<String> {
+    let setup = json!({"size": 9, "opponent": "friend", "color": "black", "rated": true});
+    let req = hyper::Request::post(format!("{base}/api/games"))
+        .header("cookie", format!("tengen_session={session}"))
+        .header("origin", base)
+        .body(Full::new(json_body(&setup)))?;
+    let response = me.request(req).await?;
+    let made: Value = serde_json::from_slice(&response.into_body().collect().await?.to_bytes())?;
+    let (Some(id), Some(friend)) = (made["id"].as_str(), made["friend_token"].as_str()) else {
+        bail!("a rated game could not be made: {made}");
+    };
+    let req = hyper::Request::post(format!("{base}/api/games/{id}/sit"))
+        .header("cookie", format!("tengen_session={other}"))
+        .header("origin", base)
+        .header("authorization", format!("Bearer {friend}"))
+        .body(Full::new(Bytes::new()))?;
+    let sat = me.request(req).await?.status().as_u16();
+    if sat != 200 {
+        bail!("the opponent could not sit: {sat}");
+    }
+    // 24 moves that capture nothing: Black on the odd columns' low rows, White on the high.
+    let letters = "ABCDEFGHJ";
+    for i in 0..24usize {
+        let (who, col, row) =
+            if i % 2 == 0 { (session, (i / 2) % 9, 1 + (i / 2) / 9) } else { (other, (i / 2) % 9, 9 - (i / 2) / 9) };
+        let mv = format!("{}{row}", &letters[col..=col]);
+        let body = json_body(&json!({"move": mv, "number": i + 1}));
+        let status = send_cookie(me, "POST", &format!("{base}/api/games/{id}/move"), who, body).await?;
+        if status != 200 {
+            bail!("move {} {mv} of a rated game: {status}", i + 1);
+        }
+    }
+    Ok(id.to_owned())
 }
 
 /// Opens a WebSocket to game `id` by hand (from 127.0.0.2) with `origin`, and sends a text

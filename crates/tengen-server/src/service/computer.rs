@@ -48,7 +48,7 @@ impl AppState {
     ///
     /// # Errors
     /// 429 with `Retry-After` when the client's work waiting, running and on its way fills
-    /// its share; 503 when the whole queue holds [`COMPUTER_QUEUE_SHARES`] clients' shares.
+    /// its share; 503 when the whole queue holds sixteen clients' shares.
     pub async fn computer_room(&self, client: Client) -> Result<ComputerRoom, ApiError> {
         let before = self.reserve(client);
         let room = ComputerRoom { app: self.clone(), client };
