@@ -618,7 +618,7 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                     let them = client(Ipv4Addr::new(127, 3, 1 + n, 1));
                     let theirs = json!({"name": format!("opp{n}-{stamp:06x}"), "password": "an opponent's password"});
                     let other = sign_up(&them, &base, &theirs).await?;
-                    let id = rated_game(&me, &session, &base, &other).await?;
+                    let id = rated_game([&me, &them], [&session, &other], &base).await?;
                     games.push((them, other, id));
                 }
                 let ends = games.into_iter().map(|(them, other, id)| {
@@ -759,8 +759,10 @@ async fn send_cookie(http: &Http, method: &str, url: &str, session: &str, body: 
     Ok(response.status().as_u16())
 }
 
-/// A rated 9×9 game of `session` (Black) against `other`, played to its 24th move: its id.
-async fn rated_game(me: &Http, session: &str, base: &str, other: &str) -> Result<String> {
+/// A rated 9×9 game of `sessions[0]` (Black, from `clients[0]`) against `sessions[1]`,
+/// played to its 24th move, a move every 60 ms (within a client's rate): its id.
+async fn rated_game(clients: [&Http; 2], sessions: [&str; 2], base: &str) -> Result<String> {
+    let ([me, them], [session, other]) = (clients, sessions);
     let setup = json!({"size": 9, "opponent": "friend", "color": "black", "rated": true});
     let req = hyper::Request::post(format!("{base}/api/games"))
         .header("cookie", format!("tengen_session={session}"))
@@ -776,18 +778,22 @@ async fn rated_game(me: &Http, session: &str, base: &str, other: &str) -> Result
         .header("origin", base)
         .header("authorization", format!("Bearer {friend}"))
         .body(Full::new(Bytes::new()))?;
-    let sat = me.request(req).await?.status().as_u16();
+    let sat = them.request(req).await?.status().as_u16();
     if sat != 200 {
         bail!("the opponent could not sit: {sat}");
     }
     // 24 moves that capture nothing: Black on the odd columns' low rows, White on the high.
     let letters = "ABCDEFGHJ";
     for i in 0..24usize {
-        let (who, col, row) =
-            if i % 2 == 0 { (session, (i / 2) % 9, 1 + (i / 2) / 9) } else { (other, (i / 2) % 9, 9 - (i / 2) / 9) };
+        let (http, who, col, row) = if i % 2 == 0 {
+            (me, session, (i / 2) % 9, 1 + (i / 2) / 9)
+        } else {
+            (them, other, (i / 2) % 9, 9 - (i / 2) / 9)
+        };
         let mv = format!("{}{row}", &letters[col..=col]);
         let body = json_body(&json!({"move": mv, "number": i + 1}));
-        let status = send_cookie(me, "POST", &format!("{base}/api/games/{id}/move"), who, body).await?;
+        let status = send_cookie(http, "POST", &format!("{base}/api/games/{id}/move"), who, body).await?;
+        tokio::time::sleep(Duration::from_millis(60)).await;
         if status != 200 {
             bail!("move {} {mv} of a rated game: {status}", i + 1);
         }

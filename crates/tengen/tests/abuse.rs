@@ -41,9 +41,9 @@ fn bench_against_a_server(name: &str, serve_args: &[&str], bench: &str, args: &[
 
 #[test]
 fn the_server_survives_a_hostile_client() {
-    let serve = ["--max-think", "0.5", "--header-timeout", "2"];
-    let (line, stderr, alive) =
-        bench_against_a_server("abuse", &serve, "abuse", &["--header-timeout", "2", "--pid", "{pid}"]);
+    let serve = ["--max-think", "0.5", "--header-timeout", "2", "--ping-every", "2"];
+    let bench = ["--header-timeout", "2", "--ping-every", "2", "--pid", "{pid}"];
+    let (line, stderr, alive) = bench_against_a_server("abuse", &serve, "abuse", &bench);
     let line = line.as_str();
     assert!(alive, "the server process ended during the abuse:\n{stderr}");
     println!("{line}\n{stderr}");

@@ -41,6 +41,9 @@ pub struct SeatPresence {
     pub here: bool,
     /// How long the player has been away (ms), when away.
     pub away_ms: Option<i64>,
+    /// The opponent may claim the game against this player now: away and on move past the
+    /// grace ([`claimable`]).
+    pub claimable: bool,
 }
 
 /// Both seats' presence, and the grace after which an absent player's game may be claimed.
@@ -90,9 +93,13 @@ impl AppState {
             let local = lock(&self.0.present).contains_key(&(id.to_owned(), c));
             let last = seen[c.index()].unwrap_or(state.created_ms);
             let here = local || (seen[c.index()].is_some() && now - last < grace);
-            SeatPresence { here, away_ms: (!here).then_some((now - last).max(0)) }
+            SeatPresence { here, away_ms: (!here).then_some((now - last).max(0)), claimable: false }
         };
-        Ok(Presence { black: seat(Color::Black), white: seat(Color::White), claim_after_ms: grace })
+        let mut presence = Presence { black: seat(Color::Black), white: seat(Color::White), claim_after_ms: grace };
+        let ended = matches!(state.game.phase(), tengen_core::Phase::Ended(_));
+        presence.black.claimable = !ended && claimable(&state, Color::White, &presence, now).is_ok();
+        presence.white.claimable = !ended && claimable(&state, Color::Black, &presence, now).is_ok();
+        Ok(presence)
     }
 
     fn claim_grace_ms(&self) -> i64 {

@@ -1,6 +1,6 @@
 // The opponent's presence at the board (a player's page asks every 5 seconds): once they have
-// been away longer than the server's grace, the player may claim the game (or wait; the clock
-// runs either way).
+// been away, and on move, longer than the server's grace, the player may claim the game (or
+// wait; the clock runs either way).
 import { $, say } from './dom.js';
 import { t, colorName, refusal } from './i18n.js';
 import { S, other } from './store.js';
@@ -21,7 +21,7 @@ async function ask() {
   const p = await api('GET', `/api/games/${id}/presence`).catch(() => null);
   if (!p || S.view?.id !== id) return;
   const them = p[other(S.seat.color)];
-  away = them.here ? null : { ms: them.away_ms, claimable: them.away_ms >= p.claim_after_ms };
+  away = them.here ? null : { ms: them.away_ms, claimable: them.claimable };
   renderPresence();
 }
 

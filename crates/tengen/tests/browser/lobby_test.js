@@ -156,6 +156,10 @@ async function lobby(browser) {
   await ben.goto(other + '/lobby');
   await ann.locator('#presence').waitFor({ timeout: 15000 });
   check(/White has left the board/.test(await text(ann, '#presence')), 'the opponent said away');
+  // A claim needs the opponent on move: Ann plays, then waits.
+  check(await ann.locator('#claim').isHidden(), 'no claim on one\'s own move');
+  await ann.waitForFunction(() => !document.querySelector('#pass').disabled);
+  await hit(ann, 'E5').click();
   await ann.locator('#claim').waitFor({ timeout: 15000 });
   await ann.screenshot({ path: shot('lobby-5-claim.png') });
   await ann.locator('#claim').click();
