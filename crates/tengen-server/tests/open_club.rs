@@ -50,16 +50,23 @@ async fn a_rank_of_any_text_is_a_422_never_a_panic() {
 
 const TEN: [&str; 10] = ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4"];
 
-/// A rated 9×9 game of `black` (the creator) against `white`, played to the move before the
-/// end on `app`: the game's id.
-async fn rated_game_to_its_end(app: &AppState, black: &str, white: &str, moves: &[&str]) -> String {
-    let setup = json!({"size": 9, "opponent": "friend", "color": "black", "rated": true});
+/// A 9×9 game between accounts, `black` (the creator) against `white` who sat with the friend's
+/// link: the game's id.
+async fn friend_game(app: &AppState, black: &str, white: &str, rated: bool) -> String {
+    let setup = json!({"size": 9, "opponent": "friend", "color": "black", "rated": rated});
     let made = ask(app, "POST", "/api/games", own(black), Some(setup)).await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
     let id = made.body["id"].as_str().unwrap().to_owned();
     let friend = made.body["friend_token"].as_str().unwrap();
     let sat = ask(app, "POST", &format!("/api/games/{id}/sit"), Send { token: Some(friend), ..own(white) }, None).await;
     assert_eq!(sat.status, StatusCode::OK, "{}", sat.body);
+    id
+}
+
+/// A rated 9×9 game of `black` (the creator) against `white`, played to the move before the
+/// end on `app`: the game's id.
+async fn rated_game_to_its_end(app: &AppState, black: &str, white: &str, moves: &[&str]) -> String {
+    let id = friend_game(app, black, white, true).await;
     for (i, mv) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { black } else { white };
         let body = json!({"move": mv, "number": i + 1});
@@ -142,13 +149,7 @@ async fn a_claim_needs_the_opponent_on_move_and_away() {
     let grace = Duration::from_millis(1000);
     let app = server("sqlite::memory:", tengen_server::guard::Limits { claim_grace: grace, ..roomy() }).await;
     let (alice, bob) = (player_from(&app, "Alice", "10.3.0.1").await, player_from(&app, "Bob", "10.3.0.2").await);
-    let setup = json!({"size": 9, "opponent": "friend", "color": "black"});
-    let made = ask(&app, "POST", "/api/games", own(&alice), Some(setup)).await;
-    let id = made.body["id"].as_str().unwrap().to_owned();
-    let friend = made.body["friend_token"].as_str().unwrap();
-    let sit = format!("/api/games/{id}/sit");
-    let sat = ask(&app, "POST", &sit, Send { token: Some(friend), ..own(&bob) }, None).await;
-    assert_eq!(sat.status, StatusCode::OK);
+    let id = friend_game(&app, &alice, &bob, false).await;
     let (claim, play) = (format!("/api/games/{id}/claim"), format!("/api/games/{id}/move"));
     // Neither has a socket open; both are past the grace by that measure.
     tokio::time::sleep(grace + Duration::from_millis(300)).await;
@@ -176,13 +177,7 @@ async fn a_claim_needs_the_opponent_on_move_and_away() {
     assert_eq!((a.status, a.body["result"].as_str()), (StatusCode::OK, Some("W+F")), "{}", a.body);
 
     // The counting phase is settled by its deadline, never by a claim.
-    let setup = json!({"size": 9, "opponent": "friend", "color": "black"});
-    let made = ask(&app, "POST", "/api/games", own(&alice), Some(setup)).await;
-    let id = made.body["id"].as_str().unwrap().to_owned();
-    let friend = made.body["friend_token"].as_str().unwrap();
-    let sit = format!("/api/games/{id}/sit");
-    let sat = ask(&app, "POST", &sit, Send { token: Some(friend), ..own(&bob) }, None).await;
-    assert_eq!(sat.status, StatusCode::OK);
+    let id = friend_game(&app, &alice, &bob, false).await;
     for (n, who) in [(1, &alice), (2, &bob)] {
         let body = json!({"move": "pass", "number": n});
         let a = ask(&app, "POST", &format!("/api/games/{id}/move"), own(who), Some(body)).await;

@@ -470,14 +470,7 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                         statuses
                     }));
                 }
-                let mut limited = 0;
-                for t in tasks {
-                    for s in t.await? {
-                        c.answered(phase, s);
-                        limited += u64::from(s == 429);
-                    }
-                }
-                c.limited(phase, limited);
+                tally(c, phase, tasks, |s| s == 429).await?;
             }
             "lobby sockets" => {
                 // 33 addresses × 32 lobby sockets never read: past the sockets' places and
@@ -547,14 +540,7 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                         statuses
                     }));
                 }
-                let mut limited = 0;
-                for t in tasks {
-                    for s in t.await? {
-                        c.answered(phase, s);
-                        limited += u64::from(s == 429 || s == 503);
-                    }
-                }
-                c.limited(phase, limited);
+                tally(c, phase, tasks, |s| s == 429 || s == 503).await?;
             }
             "chat" => {
                 // 60 watchers' accounts (each from a network of its own) write in one game's
@@ -580,9 +566,9 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                         let mut statuses = Vec::new();
                         let Ok(session) = sign_up(&http, &base, &who).await else { return statuses };
                         for i in 0..60 {
-                            let body = json_body(&json!({"text": format!("flood {i}")}));
-                            let url = format!("{base}/api/games/{id}/chat");
-                            if let Ok(s) = send_cookie(&http, "POST", &url, &session, body).await {
+                            let body = json!({"text": format!("flood {i}")});
+                            let path = format!("/api/games/{id}/chat");
+                            if let Ok(s) = send_cookie(&http, &base, "POST", &path, &session, Some(body)).await {
                                 statuses.push(s);
                             }
                             tokio::time::sleep(Duration::from_millis(200)).await;
@@ -590,14 +576,7 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                         statuses
                     }));
                 }
-                let mut full = 0;
-                for t in tasks {
-                    for s in t.await? {
-                        c.answered(phase, s);
-                        full += u64::from(s == 429);
-                    }
-                }
-                c.limited(phase, full);
+                tally(c, phase, tasks, |s| s == 429).await?;
                 // The player's own message still lands.
                 let http = client(Ipv4Addr::new(127, 1, 99, 1));
                 let body = json_body(&json!({"text": "still here"}));
@@ -622,8 +601,9 @@ async fn drive(args: &AbuseArgs) -> Result<()> {
                     games.push((them, other, id));
                 }
                 let ends = games.into_iter().map(|(them, other, id)| {
-                    let url = format!("{base}/api/games/{id}/resign");
-                    tokio::spawn(async move { send_cookie(&them, "POST", &url, &other, Bytes::new()).await })
+                    let base = base.clone();
+                    let path = format!("/api/games/{id}/resign");
+                    tokio::spawn(async move { send_cookie(&them, &base, "POST", &path, &other, None).await })
                 });
                 for end in futures_util::future::join_all(ends).await {
                     let status = end?.unwrap_or(0);
@@ -733,30 +713,40 @@ async fn closed_within(stream: &mut tokio::net::TcpStream, wait: Duration) -> bo
 
 /// Signs up `who` (`{"name", "password"}`) from `http`: the session token of its cookie.
 async fn sign_up(http: &Http, base: &str, who: &Value) -> Result<String> {
-    let req = hyper::Request::post(format!("{base}/api/accounts")).body(Full::new(json_body(who)))?;
-    let response = http.request(req).await?;
-    let status = response.status().as_u16();
-    let cookie = response
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|c| c.strip_prefix("tengen_session="))
-        .and_then(|c| c.split(';').next())
-        .map(str::to_owned);
+    let (status, _, cookie) =
+        crate::lobby::request(http, base, "POST", "/api/accounts", None, Some(who.clone())).await?;
     cookie.with_context(|| format!("signing up {}: {status}", who["name"]))
 }
 
 /// A request under a session's cookie, as the server's own page sends it: its status.
-async fn send_cookie(http: &Http, method: &str, url: &str, session: &str, body: Bytes) -> Result<u16> {
-    let origin = url.split("/api/").next().unwrap_or_default().to_owned();
-    let req = hyper::Request::builder()
-        .method(method)
-        .uri(url)
-        .header("cookie", format!("tengen_session={session}"))
-        .header("origin", origin)
-        .body(Full::new(body))?;
-    let response = http.request(req).await?;
-    Ok(response.status().as_u16())
+async fn send_cookie(
+    http: &Http,
+    base: &str,
+    method: &str,
+    path: &str,
+    session: &str,
+    body: Option<Value>,
+) -> Result<u16> {
+    Ok(crate::lobby::request(http, base, method, path, Some(session), body).await?.0)
+}
+
+/// Requests from many tasks: each status counted as an attempt; the flood must have been
+/// refused at least once (`refused` says which statuses are a refusal).
+async fn tally(
+    c: &Counts,
+    phase: &str,
+    tasks: Vec<tokio::task::JoinHandle<Vec<u16>>>,
+    refused: impl Fn(u16) -> bool,
+) -> Result<()> {
+    let mut limited = 0;
+    for t in tasks {
+        for s in t.await? {
+            c.answered(phase, s);
+            limited += u64::from(refused(s));
+        }
+    }
+    c.limited(phase, limited);
+    Ok(())
 }
 
 /// A rated 9×9 game of `sessions[0]` (Black, from `clients[0]`) against `sessions[1]`,
@@ -764,12 +754,7 @@ async fn send_cookie(http: &Http, method: &str, url: &str, session: &str, body: 
 async fn rated_game(clients: [&Http; 2], sessions: [&str; 2], base: &str) -> Result<String> {
     let ([me, them], [session, other]) = (clients, sessions);
     let setup = json!({"size": 9, "opponent": "friend", "color": "black", "rated": true});
-    let req = hyper::Request::post(format!("{base}/api/games"))
-        .header("cookie", format!("tengen_session={session}"))
-        .header("origin", base)
-        .body(Full::new(json_body(&setup)))?;
-    let response = me.request(req).await?;
-    let made: Value = serde_json::from_slice(&response.into_body().collect().await?.to_bytes())?;
+    let (_, made, _) = crate::lobby::request(me, base, "POST", "/api/games", Some(session), Some(setup)).await?;
     let (Some(id), Some(friend)) = (made["id"].as_str(), made["friend_token"].as_str()) else {
         bail!("a rated game could not be made: {made}");
     };
@@ -791,8 +776,8 @@ async fn rated_game(clients: [&Http; 2], sessions: [&str; 2], base: &str) -> Res
             (them, other, (i / 2) % 9, 9 - (i / 2) / 9)
         };
         let mv = format!("{}{row}", &letters[col..=col]);
-        let body = json_body(&json!({"move": mv, "number": i + 1}));
-        let status = send_cookie(http, "POST", &format!("{base}/api/games/{id}/move"), who, body).await?;
+        let body = json!({"move": mv, "number": i + 1});
+        let status = send_cookie(http, base, "POST", &format!("/api/games/{id}/move"), who, Some(body)).await?;
         tokio::time::sleep(Duration::from_millis(60)).await;
         if status != 200 {
             bail!("move {} {mv} of a rated game: {status}", i + 1);

@@ -48,7 +48,7 @@ fn address(i: u32) -> Ipv4Addr {
 
 /// A request under a login (with the page's own `Origin`, as a browser sends it); the status,
 /// the JSON body and the session cookie it sets, if any.
-async fn request(
+pub(crate) async fn request(
     http: &Http,
     base: &str,
     method: &str,

@@ -105,8 +105,10 @@ pub(crate) struct LoggedIn(pub(crate) Account);
 impl FromRequestParts<AppState> for LoggedIn {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut axum::http::request::Parts, app: &AppState) -> Result<Self, ApiError> {
-        let token = session_token(&parts.headers).ok_or_else(ApiError::not_logged_in)?;
-        let account = app.acting_account(token).await?.ok_or_else(ApiError::not_logged_in)?;
+        let Someone(account) = Someone::from_request_parts(parts, app).await?;
+        if account.must_change {
+            return Err(crate::service::accounts::must_change_password());
+        }
         Ok(LoggedIn(account))
     }
 }

@@ -100,13 +100,8 @@ impl Connections {
     /// (then `true`).
     pub(crate) async fn admit(&self, ip: IpAddr) -> Result<(Place, bool), Refused> {
         let network = network_of(ip);
-        {
-            let table = lock(&self.table);
-            let address = table.by_address.get(&ip).map_or(0, |c| c.connections);
-            let net = table.by_network.get(&network).map_or(0, |c| c.connections);
-            if address >= self.per_address || net >= self.per_address * NETWORK_SHARES {
-                return Err(Refused::Share);
-            }
+        if self.share_taken(&lock(&self.table), ip, &network) {
+            return Err(Refused::Share);
         }
         let mut evicted = false;
         let permit = match Arc::clone(&self.all).try_acquire_owned() {
@@ -127,9 +122,7 @@ impl Connections {
         };
         let mut table = lock(&self.table);
         // Checked again: others of its address may have come meanwhile.
-        let address = table.by_address.get(&ip).map_or(0, |c| c.connections);
-        let net = table.by_network.get(&network).map_or(0, |c| c.connections);
-        if address >= self.per_address || net >= self.per_address * NETWORK_SHARES {
+        if self.share_taken(&table, ip, &network) {
             return Err(Refused::Share);
         }
         table.by_address.entry(ip).or_default().connections += 1;
@@ -141,6 +134,13 @@ impl Connections {
         let place =
             Place { connections: self.clone(), id, ip, network, serving, _permit: permit, socket: Mutex::new(None) };
         Ok((place, evicted))
+    }
+
+    /// Whether `ip` or its `network` holds its share of connections already.
+    fn share_taken(&self, table: &Table, ip: IpAddr, network: &str) -> bool {
+        let address = table.by_address.get(&ip).map_or(0, |c| c.connections);
+        let net = table.by_network.get(network).map_or(0, |c| c.connections);
+        address >= self.per_address || net >= self.per_address * NETWORK_SHARES
     }
 
     /// Tells an idle connection to close: of those of the network that holds the most

@@ -34,9 +34,9 @@ const IDLE: Duration = Duration::from_millis(500);
 pub const PLAYOUTS: &str = "playouts";
 
 /// A network visit of a 19×19 position counted as this many playouts in a review's work
-/// (`--review-work`): a 190-move review at 400 visits held a worker for about 75 minutes (some
-/// 60 ms a visit on one core), some hundreds of times a playout's cost. Smaller boards in
-/// proportion to their points. At the default work, a 19×19 review asks at most 10,000 visits.
+/// (`--review-work`): a 190-move review at 400 visits held a worker for about 75 minutes on the
+/// hostile client's machine (some 60 ms a visit on one core). Smaller boards in proportion to
+/// their points. At the default work, a 19×19 review asks at most 10,000 visits.
 pub const VISIT_WORK_19: u64 = 200;
 
 /// The work of a review (playouts, or visits weighted by [`VISIT_WORK_19`]) of `moves` moves

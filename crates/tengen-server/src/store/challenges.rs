@@ -96,6 +96,13 @@ fn challenge(row: &sqlx::any::AnyRow) -> Result<ChallengeRow, StoreError> {
     })
 }
 
+/// An account's open challenges (`$1`): the quick check and the count under its lock.
+const OPEN_OF: &str = "SELECT COUNT(*) FROM challenges WHERE owner_id = $1 AND state = 'open'";
+
+/// An account's games between players in play (`$1`).
+const IN_PLAY_OF: &str = "SELECT COUNT(*) FROM games WHERE phase <> 'ended' AND black_account IS NOT NULL \
+    AND white_account IS NOT NULL AND (black_account = $1 OR white_account = $1)";
+
 /// How a note on the lobby's channel about blocks begins (`blocks:A:B`; a challenge's note
 /// is its id, which has no colon).
 pub const BLOCKS_NOTE: &str = "blocks:";
@@ -138,10 +145,7 @@ impl Store {
         .bind(new.expires_ms)
         .execute(&mut *tx)
         .await?;
-        let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM challenges WHERE owner_id = $1 AND state = 'open'")
-            .bind(new.owner_id)
-            .fetch_one(&mut *tx)
-            .await?;
+        let open: i64 = sqlx::query_scalar(OPEN_OF).bind(new.owner_id).fetch_one(&mut *tx).await?;
         if open > most as i64 {
             return Ok(false);
         }
@@ -175,10 +179,7 @@ impl Store {
     /// # Errors
     /// A database error.
     pub async fn open_challenges_of(&self, owner_id: &str) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM challenges WHERE owner_id = $1 AND state = 'open'")
-            .bind(owner_id)
-            .fetch_one(&self.pool)
-            .await?)
+        Ok(sqlx::query_scalar(OPEN_OF).bind(owner_id).fetch_one(&self.pool).await?)
     }
 
     /// Moves an open challenge to `state` (`cancelled`, `declined`): `false` when it was no
@@ -231,13 +232,7 @@ impl Store {
         let Some(owner) = owner else { return Ok(Acceptance::Closed) };
         super::lock_accounts(&mut tx, self.backend, &[&owner, acceptor_id]).await?;
         for (account, full) in [(acceptor_id, Acceptance::AcceptorFull), (owner.as_str(), Acceptance::OwnerFull)] {
-            let in_play: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM games WHERE phase <> 'ended' AND black_account IS NOT NULL \
-                 AND white_account IS NOT NULL AND (black_account = $1 OR white_account = $1)",
-            )
-            .bind(account)
-            .fetch_one(&mut *tx)
-            .await?;
+            let in_play: i64 = sqlx::query_scalar(IN_PLAY_OF).bind(account).fetch_one(&mut *tx).await?;
             if in_play >= most_games as i64 {
                 return Ok(full);
             }
@@ -322,13 +317,7 @@ impl Store {
     /// # Errors
     /// A database error.
     pub async fn games_in_play_of(&self, account_id: &str) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT COUNT(*) FROM games WHERE phase <> 'ended' AND black_account IS NOT NULL \
-             AND white_account IS NOT NULL AND (black_account = $1 OR white_account = $1)",
-        )
-        .bind(account_id)
-        .fetch_one(&self.pool)
-        .await?)
+        Ok(sqlx::query_scalar(IN_PLAY_OF).bind(account_id).fetch_one(&self.pool).await?)
     }
 
     /// `account_id` blocks `blocked_id` (again: no change).
